@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# The seven Quarkus services: build once, start on loopback, wait for readiness, stop by pid.
+# Sourced; defines functions only.
+
+WC_SERVICES=(task-service sandbox-service agent-runner-service gateway-service preview-proxy-service terminal-service sandbox-mirror)
+WC_PORT_BASE=${WORKCELL_PORT_BASE:-8480}
+declare -A WC_PORT=(
+  [gateway-service]=$WC_PORT_BASE [task-service]=$((WC_PORT_BASE + 1)) [agent-runner-service]=$((WC_PORT_BASE + 2))
+  [sandbox-service]=$((WC_PORT_BASE + 3)) [preview-proxy-service]=$((WC_PORT_BASE + 4))
+  [terminal-service]=$((WC_PORT_BASE + 5)) [sandbox-mirror]=$((WC_PORT_BASE + 6))
+)
+WC_URL=http://127.0.0.1:${WC_PORT[gateway-service]}
+
+# Small heaps and the serial collector: seven JVMs share a 2-core machine with sandboxes.
+WC_JAVA_OPTS=${WORKCELL_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xmx160m -Xss512k -XX:MaxMetaspaceSize=128m -XX:ReservedCodeCacheSize=48m -XX:+ExitOnOutOfMemoryError}
+
+wc_jar() { printf '%s\n' "$ROOT/$1/target/quarkus-app/quarkus-run.jar"; }
+wc_cli_jar() { printf '%s\n' "$ROOT/cli/target/quarkus-app/quarkus-run.jar"; }
+
+# True when a jar is missing or a source/pom changed after the last build.
+wc_build_stale() {
+  local stamp=$ROOT/target/build.stamp module
+  [[ -f $stamp ]] || return 0
+  for module in "${WC_SERVICES[@]}" cli; do
+    [[ -f $(wc_jar "$module") ]] || return 0
+  done
+  [[ -z $(find "$ROOT" -path "$ROOT/.workcell" -prune -o \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit) ]] && return 1
+  return 0
+}
+
+wc_build() {
+  local log=$WC_LOGS/build.log start=$SECONDS
+  if [[ ${1:-} != --force ]] && ! wc_build_stale; then
+    wc_info "services are built (bin/workcell build --force rebuilds)"
+    return 0
+  fi
+  wc_info "building the services with Maven (log: $log)"
+  if ! (cd "$ROOT" && ./mvnw -B -q -DskipTests package) >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    wc_die "build failed"
+  fi
+  mkdir -p "$ROOT/target" && touch "$ROOT/target/build.stamp"
+  wc_info "built in $((SECONDS - start)) s"
+}
+
+# Environment of one service: its port, the bus, and only the secrets that service needs.
+wc_service_env() {
+  local svc=$1
+  printf '%s\n' "QUARKUS_HTTP_PORT=${WC_PORT[$svc]}" "WORKCELL_NATS_URL=nats://127.0.0.1:$WC_NATS_PORT" \
+    "WORKCELL_STATE=$WC_STATE" "WORKCELL_LOG_JSON=${WORKCELL_LOG_JSON:-false}"
+  case $svc in
+    task-service)
+      printf '%s\n' "QUARKUS_DATASOURCE_PASSWORD=$(wc_secret pg-workcell_task)" \
+        "QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" \
+        "QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" ;;
+    sandbox-service) printf '%s\n' "DOCKER_HOST=${DOCKER_HOST:-unix:///var/run/docker.sock}" ;;
+    gateway-service)
+      printf '%s\n' "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$WC_KEYS/jwt-public.pem" \
+        "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" ;;
+  esac
+}
+
+wc_service_running() { wc_pid_alive "$WC_RUN/$1.pid"; }
+wc_service_ready() { curl -sf -o /dev/null "http://127.0.0.1:${WC_PORT[$1]}/q/health/ready"; }
+
+wc_start_service() {
+  local svc=$1 pidfile=$WC_RUN/$1.pid
+  if wc_service_running "$svc"; then
+    return 0
+  fi
+  if curl -s -o /dev/null "http://127.0.0.1:${WC_PORT[$svc]}/"; then
+    wc_die "port ${WC_PORT[$svc]} of $svc is taken by a process bin/workcell did not start"
+  fi
+  # env -i: a service sees its own settings, never the operator's shell (or another service's secrets).
+  mapfile -t env_lines < <(wc_service_env "$svc")
+  env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 "${env_lines[@]}" \
+    setsid "$JAVA_HOME/bin/java" $WC_JAVA_OPTS -jar "$(wc_jar "$svc")" >>"$WC_LOGS/$svc.log" 2>&1 </dev/null &
+  echo $! >"$pidfile"
+}
+
+# Starts every service, then shows one progress line until all are ready (or one fails).
+wc_start_services() {
+  local svc start=$SECONDS limit=${WORKCELL_START_TIMEOUT:-90} ready pending
+  for svc in "${WC_SERVICES[@]}"; do
+    wc_start_service "$svc"
+  done
+  while :; do
+    ready=0 pending=()
+    for svc in "${WC_SERVICES[@]}"; do
+      if ! wc_service_running "$svc"; then
+        printf '\n' >&2
+        tail -n 30 "$WC_LOGS/$svc.log" >&2
+        wc_die "$svc exited during start (log: $WC_LOGS/$svc.log)"
+      fi
+      if wc_service_ready "$svc"; then ready=$((ready + 1)); else pending+=("${svc%-service}"); fi
+    done
+    printf '\r    services ready: %d/%d after %d s %-60s' "$ready" "${#WC_SERVICES[@]}" "$((SECONDS - start))" \
+      "${pending:+(waiting: ${pending[*]})}" >&2
+    ((ready == ${#WC_SERVICES[@]})) && break
+    if ((SECONDS - start >= limit)); then
+      printf '\n' >&2
+      wc_die "not ready after $limit s: ${pending[*]} (see bin/workcell logs SERVICE)"
+    fi
+    sleep 0.25
+  done
+  printf '\n' >&2
+}
+
+wc_stop_services() {
+  local svc
+  for svc in "${WC_SERVICES[@]}"; do
+    wc_stop_pid "$svc" "$WC_RUN/$svc.pid"
+  done
+}
+
+# wc_cli ARGS... — the operator CLI (tokens, pings) against the stack's bus.
+wc_cli() {
+  env WORKCELL_NATS_URL="nats://127.0.0.1:$WC_NATS_PORT" WORKCELL_STATE="$WC_STATE" \
+    "$JAVA_HOME/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$(wc_cli_jar)" "$@"
+}
+
+# The JWT key pair of the stack's own issuer.
+wc_ensure_keys() {
+  if [[ ! -s $WC_KEYS/jwt-private.pem ]]; then
+    (umask 077 && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WC_KEYS/jwt-private.pem" 2>/dev/null)
+    openssl pkey -in "$WC_KEYS/jwt-private.pem" -pubout -out "$WC_KEYS/jwt-public.pem" 2>/dev/null
+  fi
+  wc_secret terminal-server-key >/dev/null
+}
+
+# A cached admin token, renewed when older than 6 hours (tokens live 12).
+wc_admin_token() {
+  local file=$WC_SECRETS/admin.token
+  if [[ ! -s $file || -n $(find "$file" -mmin +360 2>/dev/null) ]]; then
+    (umask 077 && wc_cli token --user admin --role admin --ttl 12h >"$file.tmp") && mv "$file.tmp" "$file"
+  fi
+  cat "$file"
+}

@@ -1,0 +1,94 @@
+package dev.workcell.contracts.error;
+
+/**
+ * Stable error codes. The wire form ({@link #code()}) never changes once released: clients and
+ * celld match on it. Each carries the HTTP status the gateway answers with.
+ */
+public enum ErrorCode {
+  // request shape
+  INVALID_REQUEST("invalid_request", 400, "The request is not valid"),
+  MALFORMED_JSON("malformed_json", 400, "The body is not valid JSON for this operation"),
+  PAYLOAD_TOO_LARGE("payload_too_large", 413, "The request body is too large"),
+  UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415, "Unsupported content type"),
+  MESSAGE_TOO_LONG("message_too_long", 413, "The message exceeds 65,536 characters or UTF-8 bytes"),
+  MODEL_ID_TOO_LONG("model_id_too_long", 400, "The model id exceeds 500 characters or UTF-8 bytes"),
+  PROVIDER_ID_TOO_LONG("provider_id_too_long", 400, "The provider id exceeds 200 characters"),
+
+  // identity and access
+  UNAUTHENTICATED("unauthenticated", 401, "Authentication is required"),
+  FORBIDDEN("forbidden", 403, "Not allowed"),
+  ACCOUNT_DISABLED("account_disabled", 403, "The account is disabled"),
+  WORK_ACCESS_DENIED("work_access_denied", 403, "Work is not open to this account"),
+
+  // resources and state
+  NOT_FOUND("not_found", 404, "Not found"),
+  CONFLICT("conflict", 409, "The resource changed since it was read"),
+  ALREADY_EXISTS("already_exists", 409, "The target already exists"),
+  RUN_ACTIVE("run_active", 409, "The task already has an active run"),
+  OWNERSHIP_CONFLICT("ownership_conflict", 409, "The resource belongs to another owner"),
+
+  // admission and availability
+  TOO_MANY_TASKS("too_many_tasks", 429, "The task limit is reached"),
+  TOO_MANY_RUNTIMES("too_many_runtimes", 429, "The active runtime limit is reached"),
+  SAFE_MODE("safe_mode", 503, "The sandbox runtime is in safe mode until cleanup is proven"),
+  SERVICE_UNAVAILABLE("service_unavailable", 503, "A backing service is not available"),
+  UPSTREAM_TIMEOUT("upstream_timeout", 504, "A backing service did not answer in time"),
+  NOT_IMPLEMENTED("not_implemented", 501, "This capability has not landed yet"),
+  INTERNAL("internal", 500, "Internal error"),
+
+  // workspace files and commands (celld speaks the same codes)
+  INVALID_PATH("invalid_path", 400, "The path is not a valid workspace path"),
+  PATH_ESCAPE("path_escape", 403, "The path leaves the workspace"),
+  NOT_A_DIRECTORY("not_a_directory", 400, "Not a directory"),
+  IS_A_DIRECTORY("is_a_directory", 400, "Is a directory"),
+  DIRECTORY_NOT_EMPTY("directory_not_empty", 409, "The directory is not empty; deletion needs recursive"),
+  NOT_REGULAR_FILE("not_regular_file", 400, "Not a regular file"),
+  NOT_UTF8("not_utf8", 415, "The file is not UTF-8 text"),
+  FILE_TOO_LARGE("file_too_large", 413, "The file exceeds 2,000,000 bytes"),
+  INVALID_ARGUMENT("invalid_argument", 400, "An argument is not valid"),
+  TIMEOUT("timeout", 504, "The command timed out"),
+  CANCELLED("cancelled", 409, "The operation was cancelled"),
+  PREVIEW_NOT_FOUND("preview_not_found", 422, "No supported preview entry point was found"),
+  PREVIEW_AMBIGUOUS("preview_ambiguous", 422, "Several apps could be previewed; give a command"),
+  PREVIEW_FAILED("preview_failed", 502, "The preview did not become ready"),
+  NETWORK_DISABLED("network_disabled", 409, "The task has no network"),
+
+  // model providers
+  PROVIDER_NOT_FOUND("provider_not_found", 404, "The provider is not configured"),
+  MODEL_LACKS_TOOLS("model_lacks_tools", 400, "The model does not support tools"),
+  PROVIDER_ERROR("provider_error", 502, "The model provider failed");
+
+  private final String code;
+  private final int httpStatus;
+  private final String title;
+
+  ErrorCode(String code, int httpStatus, String title) {
+    this.code = code;
+    this.httpStatus = httpStatus;
+    this.title = title;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  public String title() {
+    return title;
+  }
+
+  /** Reads a code from the wire; an unknown code (untrusted sender) becomes {@link #INTERNAL}. */
+  public static ErrorCode fromCode(String code) {
+    if (code != null) {
+      for (ErrorCode value : values()) {
+        if (value.code.equals(code)) {
+          return value;
+        }
+      }
+    }
+    return INTERNAL;
+  }
+}

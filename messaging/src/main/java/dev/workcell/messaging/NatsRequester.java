@@ -1,0 +1,81 @@
+package dev.workcell.messaging;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.MessageHeaders;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.ErrorReply;
+import dev.workcell.contracts.error.WorkcellException;
+import io.nats.client.Message;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Request/reply with a deadline. Every failure comes back as a {@link WorkcellException} with a
+ * stable code: the handler's own error, {@code service_unavailable} when nobody listens, or
+ * {@code upstream_timeout} when the deadline passes.
+ */
+@ApplicationScoped
+public class NatsRequester {
+
+  private final NatsConnection nats;
+  private final MessageCodec codec;
+  private final NatsSettings settings;
+
+  public NatsRequester(NatsConnection nats, MessageCodec codec, NatsSettings settings) {
+    this.nats = nats;
+    this.codec = codec;
+    this.settings = settings;
+  }
+
+  public <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor) {
+    return request(subject, body, replyType, actor, settings.requestTimeout());
+  }
+
+  public <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor, Duration deadline) {
+    return Uni.createFrom().deferred(() -> {
+      if (!nats.connected()) {
+        return Uni.createFrom().failure(
+            new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "message bus is not connected"));
+      }
+      Headers headers = ActorHeaders.write(new Headers(), actor, TraceContext.outgoing());
+      Message message = NatsMessage.builder().subject(subject).headers(headers).data(codec.encode(body)).build();
+      return Uni.createFrom()
+          .completionStage(() -> nats.connection().requestWithTimeout(message, deadline))
+          .onFailure().transform(failure -> translate(subject, failure))
+          .map(reply -> decodeReply(subject, reply, replyType));
+    });
+  }
+
+  private <T> T decodeReply(String subject, Message reply, Class<T> replyType) {
+    if (reply.isStatusMessage()) {
+      // 503 is the server telling us nobody subscribes to the subject.
+      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "no service answers " + subject);
+    }
+    Headers headers = reply.getHeaders();
+    if (headers != null && headers.getFirst(MessageHeaders.ERROR) != null) {
+      throw codec.decode(reply.getData(), ErrorReply.class).toException();
+    }
+    return codec.decode(reply.getData(), replyType);
+  }
+
+  private static Throwable translate(String subject, Throwable failure) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    if (cause instanceof WorkcellException) {
+      return cause;
+    }
+    String text = String.valueOf(cause.getMessage());
+    if (text.contains("No Responders") || text.contains("503")) {
+      return new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "no service answers " + subject, cause);
+    }
+    if (cause instanceof TimeoutException || cause instanceof CancellationException) {
+      return new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT, "no answer on " + subject + " before the deadline", cause);
+    }
+    return new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "request on " + subject + " failed: " + text, cause);
+  }
+}

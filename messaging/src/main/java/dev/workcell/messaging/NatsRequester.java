@@ -47,6 +47,9 @@ public class NatsRequester {
       Message message = NatsMessage.builder().subject(subject).headers(headers).data(codec.encode(body)).build();
       return Uni.createFrom()
           .completionStage(() -> nats.connection().requestWithTimeout(message, deadline))
+          // jnats expires requests on a periodic sweep, so the deadline is enforced here, exactly.
+          .ifNoItem().after(deadline).failWith(() -> new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT,
+              "no answer on " + subject + " within " + deadline.toMillis() + " ms"))
           .onFailure().transform(failure -> translate(subject, failure))
           .map(reply -> decodeReply(subject, reply, replyType));
     });

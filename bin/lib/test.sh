@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# bin/workcell test: every test of the project, against real parts (PostgreSQL, NATS with
+# JetStream, the Docker engine, the sandbox image). Sourced by bin/workcell; defines functions only.
+
+WT_PASSED=0 WT_FAILED=0 WT_SKIPPED=0
+WT_FAILURES=()
+
+wt_count() { # wt_count PASSED FAILED SKIPPED
+  WT_PASSED=$((WT_PASSED + $1)) WT_FAILED=$((WT_FAILED + $2)) WT_SKIPPED=$((WT_SKIPPED + $3))
+}
+
+# wt_check NAME CMD... — one stack check: runs CMD, records pass or fail.
+wt_check() {
+  local name=$1
+  shift
+  if "$@" >>"$WC_LOGS/stack-test.log" 2>&1; then
+    printf '    ok    %s\n' "$name" >&2
+    wt_count 1 0 0
+  else
+    printf '    FAIL  %s (log: %s)\n' "$name" "$WC_LOGS/stack-test.log" >&2
+    wt_count 0 1 0
+    WT_FAILURES+=("stack: $name")
+  fi
+}
+
+# Tests own their databases: each run starts from an empty one, migrated by the service under test.
+wt_reset_test_databases() {
+  local data
+  data=$(wc_pg_data)
+  wc_pg_psql "$data" "drop database if exists workcell_task_test with (force)"
+  wc_pg_database workcell_task workcell_task_test
+}
+
+wt_go_tests() {
+  local log=$WC_LOGS/test-go.log rc=0 passed failed skipped
+  (cd "$ROOT/celld" && GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod go test -count=1 -v ./...) >"$log" 2>&1 || rc=$?
+  passed=$(grep -cE '^\s*--- PASS' "$log" || true)
+  failed=$(grep -cE '^\s*--- FAIL' "$log" || true)
+  skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
+  if ((rc != 0 && failed == 0)); then
+    failed=1 # a build error fails the suite even though no test reported
+    tail -n 30 "$log" >&2
+  fi
+  grep -E '^\s*--- FAIL' "$log" >&2 || true
+  wt_count "$passed" "$failed" "$skipped"
+  ((failed == 0)) || WT_FAILURES+=("celld: see $log")
+  wc_info "celld: $passed passed, $failed failed, $skipped skipped"
+}
+
+# Sums the Surefire/Failsafe XML reports of every module.
+wt_surefire_totals() {
+  local reports=()
+  mapfile -t reports < <(find "$ROOT" -path '*/target/*-reports/TEST-*.xml' -not -path "$ROOT/.workcell/*" 2>/dev/null)
+  ((${#reports[@]})) || { echo "0 0 0"; return; }
+  grep -ho '<testsuite [^>]*>' "${reports[@]}" | awk '
+    { t = f = e = s = 0
+      if (match($0, / tests="[0-9]+"/)) t = substr($0, RSTART + 8, RLENGTH - 9)
+      if (match($0, / failures="[0-9]+"/)) f = substr($0, RSTART + 11, RLENGTH - 12)
+      if (match($0, / errors="[0-9]+"/)) e = substr($0, RSTART + 9, RLENGTH - 10)
+      if (match($0, / skipped="[0-9]+"/)) s = substr($0, RSTART + 10, RLENGTH - 11)
+      T += t; F += f + e; S += s }
+    END { printf "%d %d %d\n", T - F - S, F, S }'
+}
+
+wt_maven_tests() {
+  local log=$WC_LOGS/test-maven.log rc=0 totals
+  find "$ROOT" -path '*/target/*-reports' -type d -not -path "$ROOT/.workcell/*" -exec rm -rf {} + 2>/dev/null || true
+  wc_info "mvn verify (log: $log)"
+  (cd "$ROOT" && env WORKCELL_TEST_NATS_URL="nats://127.0.0.1:$WC_TEST_NATS_PORT" \
+    QUARKUS_DATASOURCE_PASSWORD="$(wc_secret pg-workcell_task)" \
+    DOCKER_HOST="${DOCKER_HOST:-unix:///var/run/docker.sock}" \
+    ./mvnw -B -fae verify) >"$log" 2>&1 || rc=$?
+  grep -E 'Tests run:.*Fail|<<< (FAILURE|ERROR)|BUILD (SUCCESS|FAILURE)|Reactor Summary' "$log" | grep -vE 'Failures: 0, Errors: 0' >&2 || true
+  read -r passed failed skipped <<<"$(wt_surefire_totals)"
+  if ((rc != 0 && failed == 0)); then
+    failed=1 # a compile or packaging failure
+    grep -E '^\[ERROR\]' "$log" | head -n 20 >&2
+  fi
+  wt_count "$passed" "$failed" "$skipped"
+  ((failed == 0)) || WT_FAILURES+=("java: see $log")
+  ((rc == 0)) && mkdir -p "$ROOT/target" && touch "$ROOT/target/build.stamp" # verify packaged every service
+  wc_info "java: $passed passed, $failed failed, $skipped skipped"
+}
+
+# The launcher end to end, on a stack of its own (own state folder, ports, database cluster and
+# NATS), so a developer's running stack is neither used nor stopped.
+wt_stack_tests() {
+  local -a stack=(env WORKCELL_STATE="$WC_STATE/stack-test" WORKCELL_PORT_BASE=9480 WORKCELL_PG_PORT=15433
+    WORKCELL_NATS_PORT=14224 WORKCELL_NATS_MONITOR_PORT=18224 "$ROOT/bin/workcell")
+  local out=$WC_LOGS/stack-test.out url=http://127.0.0.1:9480 token pids_before
+  : >"$WC_LOGS/stack-test.log"
+  trap '"${stack[@]}" down >/dev/null 2>&1 || true' RETURN
+
+  wt_check "up from a built tree prints the API URL and an admin token" \
+    bash -c '"$@" up >"'"$out"'" 2>&1 && grep -q "^API URL: *http://127.0.0.1:9480" "'"$out"'" && grep -qE "^Admin token: [A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$" "'"$out"'"' _ "${stack[@]}"
+  token=$(sed -n 's/^Admin token: *//p' "$out")
+  wt_check "status exits 0 with every part ready" "${stack[@]}" status
+  wt_check "each of the seven services answers its NATS ping through the real server" \
+    bash -c '"$@" ping | tee /dev/stderr | grep -c " ok " | grep -qx 7' _ "${stack[@]}"
+  wt_check "the admin token authenticates as admin at the gateway" \
+    bash -c 'curl -sf -H "Authorization: Bearer $1" '"$url"'/api/auth/me | grep -q "\"username\":\"admin\".*\"role\":\"ADMIN\""' _ "$token"
+  wt_check "a request without a token is refused with 401" \
+    bash -c '[[ $(curl -s -o /dev/null -w "%{http_code}" '"$url"'/api/auth/me) == 401 ]]'
+  wt_check "token --user creates the account and its token works" \
+    bash -c 't=$("$@" token --user alice --role user) && curl -sf -H "Authorization: Bearer $t" '"$url"'/api/auth/me | grep -q "\"username\":\"alice\".*\"role\":\"USER\""' _ "${stack[@]}"
+  wt_check "env prints the three exports scripts rely on" \
+    bash -c '"$@" env | grep -c -E "^export WORKCELL_(URL|ADMIN_TOKEN|TERMINAL_SERVER_KEY)=." | grep -qx 3' _ "${stack[@]}"
+  pids_before=$(cat "$WC_STATE"/stack-test/run/*.pid 2>/dev/null | sort | tr '\n' ' ')
+  wt_check "up again is harmless: same processes, still ready" \
+    bash -c '"$@" up >/dev/null 2>&1 && [[ "$(cat '"$WC_STATE"'/stack-test/run/*.pid | sort | tr "\n" " ")" == "'"$pids_before"'" ]] && "$@" status' _ "${stack[@]}"
+  wt_check "down leaves none of its processes behind" \
+    bash -c '"$@" down && for p in '"$pids_before"'; do ! kill -0 "$p" 2>/dev/null || exit 1; done && ! "$@" status' _ "${stack[@]}"
+}
+
+run_all_tests() {
+  local start=$SECONDS
+  wc_say "[test 1/4] real parts: PostgreSQL, NATS (test instance on $WC_TEST_NATS_PORT), Docker, sandbox image"
+  wc_ensure_packages
+  ensure_postgres
+  wt_reset_test_databases
+  ensure_nats nats-test "$WC_TEST_NATS_PORT" "$WC_TEST_NATS_MONITOR_PORT"
+  ensure_docker_engine
+  ensure_sandbox_image
+  wc_say "[test 2/4] celld (go test)"
+  wt_go_tests
+  wc_say "[test 3/4] Java modules (mvn verify)"
+  wt_maven_tests
+  wc_say "[test 4/4] the launcher end to end"
+  wt_stack_tests
+  wc_say "tests finished in $((SECONDS - start)) s"
+  local f
+  for f in "${WT_FAILURES[@]}"; do wc_err "$f"; done
+  printf '%d passed, %d failed, %d skipped\n' "$WT_PASSED" "$WT_FAILED" "$WT_SKIPPED"
+  ((WT_FAILED == 0 && WT_PASSED > 0))
+}

@@ -1,0 +1,57 @@
+package dev.workcell.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.Streams;
+import dev.workcell.contracts.Subjects;
+import io.nats.client.api.RetentionPolicy;
+import io.nats.client.api.StreamInfo;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The contract's streams exist after connect, and run events are stored with increasing sequences. */
+class JetStreamTest {
+
+  record Event(String type) {}
+
+  @Test
+  void contractStreamsAreProvisionedAndEventsGetIncreasingSequences() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try (TestBus bus = new TestBus(vertx, ServiceName.AGENT_RUNNER.id())) {
+      assertThat(bus.streams.ready()).isTrue();
+      var management = bus.connection.connection().jetStreamManagement();
+      StreamInfo requests = management.getStreamInfo(Streams.RUN_REQUESTS.name());
+      assertThat(requests.getConfiguration().getRetentionPolicy()).isEqualTo(RetentionPolicy.WorkQueue);
+      assertThat(management.getStreamInfo(Streams.RUN_EVENTS.name()).getConfiguration().getSubjects())
+          .containsExactly(Subjects.RUN_EVENTS_ALL);
+
+      JetStreamPublisher publisher = new JetStreamPublisher(bus.connection, bus.codec);
+      String subject = Subjects.runEvents(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+      Actor runner = Actor.service(ServiceName.AGENT_RUNNER);
+      long first = publisher.publish(subject, new Event("run_state"), runner).await().atMost(Duration.ofSeconds(5));
+      long second = publisher.publish(subject, new Event("done"), runner).await().atMost(Duration.ofSeconds(5));
+      assertThat(second).isGreaterThan(first);
+
+      // Provisioning again (a reconnect, another service) changes nothing and fails nothing.
+      bus.streams.provision(bus.connection.connection());
+      assertThat(bus.streams.ready()).isTrue();
+      assertThat(management.getStreamInfo(Streams.RUN_EVENTS.name()).getStreamState().getMsgCount()).isGreaterThanOrEqualTo(2);
+    } finally {
+      vertx.close();
+    }
+  }
+
+  @Test
+  void runEventSubjectsRefuseTokensThatWouldWidenTheSubject() {
+    for (String bad : new String[] {"a.b", "*", ">", "", "a b"}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Subjects.runEvents(bad, "r"))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(Map.of("ok", Subjects.runEvents("t-1", "r_2"))).containsValue("workcell.run.events.t-1.r_2");
+  }
+}

@@ -1,0 +1,159 @@
+package dev.workcell.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.MessageHeaders;
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.ErrorReply;
+import dev.workcell.contracts.error.WorkcellException;
+import io.nats.client.Message;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Request/reply through a real nats-server: what a caller sees for every outcome of a handler. */
+class NatsRequestReplyTest {
+
+  record Echo(String text) {}
+
+  record Echoed(String text, String accountId, String role, String traceparent) {}
+
+  static final Actor ALICE = new Actor("alice-id", Actor.Role.USER);
+  static Vertx vertx;
+  static TestBus bus;
+
+  @BeforeAll
+  static void start() throws Exception {
+    vertx = Vertx.vertx();
+    bus = new TestBus(vertx, ServiceName.TASK.id());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    bus.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get();
+  }
+
+  static String subject() {
+    return "test.messaging." + UUID.randomUUID();
+  }
+
+  static <T> T await(Uni<T> uni) {
+    return uni.await().atMost(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void replyCarriesTheActorAndOneTraceAcrossTheHop() {
+    String subject = subject();
+    bus.responder.serve(subject, Echo.class, request -> Uni.createFrom().item(new Echoed(
+        request.body().text(), request.actor().accountId(), request.actor().role().wire(), request.traceparent())));
+
+    Echoed reply = await(bus.requester.request(subject, new Echo("hi"), Echoed.class, ALICE));
+
+    assertThat(reply.text()).isEqualTo("hi");
+    assertThat(reply.accountId()).isEqualTo("alice-id");
+    assertThat(reply.role()).isEqualTo("user");
+    assertThat(TraceParent.isValid(reply.traceparent())).isTrue();
+  }
+
+  @Test
+  void aHandlersTypedFailureReachesTheCallerWithItsCode() {
+    String subject = subject();
+    bus.responder.serve(subject, Echo.class,
+        request -> Uni.createFrom().failure(new WorkcellException(ErrorCode.CONFLICT, "changed meanwhile")));
+
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), Echoed.class, ALICE)))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
+          assertThat(e.getMessage()).isEqualTo("changed meanwhile");
+        });
+  }
+
+  @Test
+  void anUnexpectedFailureIsInternalAndKeepsItsDetailsInside() {
+    String subject = subject();
+    bus.responder.serve(subject, Echo.class, request -> {
+      throw new IllegalStateException("password=hunter2");
+    });
+
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), Echoed.class, ALICE)))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL);
+          assertThat(e.getMessage()).doesNotContain("hunter2");
+        });
+  }
+
+  @Test
+  void nobodyListeningIsServiceUnavailableNotATimeout() {
+    assertThatThrownBy(() -> await(bus.requester.request(subject(), new Echo("x"), Echoed.class, ALICE, Duration.ofSeconds(8))))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE));
+  }
+
+  @Test
+  void aSlowHandlerMeetsTheDeadlineAsUpstreamTimeout() {
+    String subject = subject();
+    bus.responder.serve(subject, Echo.class,
+        request -> Uni.createFrom().item(new Echoed("late", null, null, null)).onItem().delayIt().by(Duration.ofSeconds(2)));
+
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), Echoed.class, ALICE, Duration.ofMillis(300))))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_TIMEOUT));
+  }
+
+  @Test
+  void aMessageWithoutAnActingAccountIsRefused() throws Exception {
+    String subject = subject();
+    AtomicInteger calls = new AtomicInteger();
+    bus.responder.serve(subject, Echo.class, request -> {
+      calls.incrementAndGet();
+      return Uni.createFrom().item(new Echoed("x", null, null, null));
+    });
+
+    Message reply = bus.connection.connection()
+        .request(subject, "{\"text\":\"x\"}".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
+
+    assertThat(reply.getHeaders().getFirst(MessageHeaders.ERROR)).isEqualTo("unauthenticated");
+    assertThat(calls).hasValue(0);
+  }
+
+  @Test
+  void aMalformedBodyIsAnsweredWithMalformedJson() {
+    String subject = subject();
+    bus.responder.serve(subject, Echo.class, request -> Uni.createFrom().item(new Echoed("x", null, null, null)));
+
+    var headers = ActorHeaders.write(new io.nats.client.impl.Headers(), ALICE, TraceParent.newRoot());
+    Message reply = bus.connection.connection()
+        .requestWithTimeout(subject, headers, "{not json".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5))
+        .join();
+
+    assertThat(reply.getHeaders().getFirst(MessageHeaders.ERROR)).isEqualTo("malformed_json");
+    assertThat(bus.codec.decode(reply.getData(), ErrorReply.class).status()).isEqualTo(400);
+  }
+
+  @Test
+  void replicasInOneQueueGroupAnswerEachRequestExactlyOnce() throws Exception {
+    String subject = subject();
+    AtomicInteger calls = new AtomicInteger();
+    try (TestBus replica = new TestBus(vertx, ServiceName.TASK.id())) {
+      RequestHandler<Echo, Echoed> handler = request -> {
+        calls.incrementAndGet();
+        return Uni.createFrom().item(new Echoed(request.body().text(), null, null, null));
+      };
+      bus.responder.serve(subject, Echo.class, handler);
+      replica.responder.serve(subject, Echo.class, handler);
+
+      for (int i = 0; i < 50; i++) {
+        assertThat(await(bus.requester.request(subject, new Echo("n" + i), Echoed.class, ALICE)).text()).isEqualTo("n" + i);
+      }
+    }
+    assertThat(calls).hasValue(50);
+  }
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+const (
+	maxCommandChars   = 20_000
+	defaultTimeoutSec = 120
+	maxTimeoutSec     = 600
+	killGrace         = 2 * time.Second
+	maxStdinBytes     = 2_000_000
+	maxEnvBytes       = 256 << 10
+	readChunk         = 16 << 10
+)
+
+func shell() string {
+	if st, err := os.Stat("/bin/bash"); err == nil && st.Mode().IsRegular() {
+		return "/bin/bash"
+	}
+	return "/bin/sh"
+}
+
+// execEnv is celld's own environment with the request's overrides; CELLD_JOB is set by the job table.
+func execEnv(extra map[string]string) ([]string, error) {
+	size := 0
+	for k, v := range extra {
+		if !validEnvName(k) || strings.IndexByte(v, 0) >= 0 {
+			return nil, errf(codeInvalidArgument, "invalid environment variable %q", k)
+		}
+		if k == jobEnv {
+			return nil, errf(codeInvalidArgument, "%s is reserved", jobEnv)
+		}
+		size += len(k) + len(v) + 2
+	}
+	if size > maxEnvBytes {
+		return nil, errf(codeInvalidArgument, "environment overrides exceed %d bytes", maxEnvBytes)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		k := kv
+		if i := strings.IndexByte(kv, '='); i >= 0 {
+			k = kv[:i]
+		}
+		if _, overridden := extra[k]; !overridden && k != jobEnv {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
+	return env, nil
+}
+
+func validEnvName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i, c := range k {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveCwd checks a working directory beneath root. The command itself is not confined (it runs
+// with the sandbox user's rights anyway), so a path string for exec.Cmd.Dir is sufficient.
+func (s *server) resolveCwd(cwd string) (string, error) {
+	p, perr := cleanPath(cwd)
+	if perr != nil {
+		return "", perr
+	}
+	fd, err := s.root.open(p, oPath|syscall.O_DIRECTORY, 0, followBeneath)
+	if err != nil {
+		return "", fsError(err, p)
+	}
+	syscall.Close(fd)
+	if p == "." {
+		return s.root.path, nil
+	}
+	return filepath.Join(s.root.path, p), nil
+}
+
+type execResult struct {
+	ExitCode   int    `json:"exitCode"`
+	DurationMs int64  `json:"durationMs"`
+	Truncated  bool   `json:"truncated"`
+	Stdout     string `json:"stdout"`
+	Stderr     string `json:"stderr"`
+	TimedOut   bool   `json:"timedOut"`
+}
+
+func (s *server) exec(ctx context.Context, req *request) (any, error) {
+	if n := utf8.RuneCountInString(req.Command); n < 1 || n > maxCommandChars {
+		return nil, errf(codeInvalidArgument, "command must be 1..%d characters", maxCommandChars)
+	}
+	timeout := defaultTimeoutSec
+	if req.TimeoutSec != nil {
+		timeout = *req.TimeoutSec
+	}
+	if timeout < 1 || timeout > maxTimeoutSec {
+		return nil, errf(codeInvalidArgument, "timeoutSec must be 1..%d", maxTimeoutSec)
+	}
+	if req.Stdin != nil && len(*req.Stdin) > maxStdinBytes {
+		return nil, errf(codeInvalidArgument, "stdin exceeds %d bytes", maxStdinBytes)
+	}
+	dir, err := s.resolveCwd(req.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	env, err := execEnv(req.Env)
+	if err != nil {
+		return nil, err
+	}
+	sh := shell()
+	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", req.Command}, Dir: dir, Env: env}
+	run, err := s.startJob(cmd, "exec", req.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	stdout := newHeadTail(s.maxOutput)
+	stderrBuf := newHeadTail(s.maxOutput)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout) }()
+	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf) }()
+
+	timer := time.NewTimer(time.Duration(timeout) * time.Second)
+	defer timer.Stop()
+	var ws syscall.WaitStatus
+	timedOut, cancelled := false, false
+	select {
+	case ws = <-run.wait:
+	case <-timer.C:
+		timedOut = true
+		ws = s.terminate(run)
+	case <-ctx.Done():
+		cancelled = true
+		ws = s.terminate(run)
+	}
+	s.jobs.finish(run.job)
+	// Every writer is dead now; if a pipe is still held somewhere unexpected, stop waiting after a grace.
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(killGrace):
+		run.stdout.Close()
+		run.stderr.Close()
+		<-drained
+	}
+	if cancelled {
+		return nil, errf(codeCancelled, "command cancelled")
+	}
+	outStr, outTrunc := stdout.String()
+	errStr, errTrunc := stderrBuf.String()
+	return execResult{
+		ExitCode:   exitCode(ws),
+		DurationMs: time.Since(started).Milliseconds(),
+		Truncated:  outTrunc || errTrunc,
+		Stdout:     outStr,
+		Stderr:     errStr,
+		TimedOut:   timedOut,
+	}, nil
+}
+
+// terminate sends SIGTERM to the job, then SIGKILL after the grace, and returns the root's status.
+func (s *server) terminate(run *jobRun) syscall.WaitStatus {
+	s.jobs.signal(run.job, syscall.SIGTERM)
+	select {
+	case ws := <-run.wait:
+		return ws
+	case <-time.After(killGrace):
+	}
+	s.jobs.signal(run.job, syscall.SIGKILL)
+	return <-run.wait
+}
+
+func exitCode(ws syscall.WaitStatus) int {
+	switch {
+	case ws.Exited():
+		return ws.ExitStatus()
+	case ws.Signaled():
+		return 128 + int(ws.Signal())
+	default:
+		return -1
+	}
+}
+
+// jobRun is a started job with the read ends of its output pipes.
+type jobRun struct {
+	job            *job
+	wait           <-chan syscall.WaitStatus
+	stdout, stderr *os.File
+}
+
+// startJob starts cmd in its own session with stdout/stderr pipes and optional stdin text.
+// The child gets the pipes as plain fds so no Go copier goroutine keeps them open.
+func (s *server) startJob(cmd *exec.Cmd, kind string, stdin *string) (*jobRun, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, errf(codeInternal, "pipe: %v", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, errf(codeInternal, "pipe: %v", err)
+	}
+	var inR, inW *os.File
+	if stdin != nil && *stdin != "" {
+		if inR, inW, err = os.Pipe(); err != nil {
+			outR.Close()
+			outW.Close()
+			errR.Close()
+			errW.Close()
+			return nil, errf(codeInternal, "pipe: %v", err)
+		}
+		cmd.Stdin = inR
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	j, wait, err := s.jobs.start(cmd, kind)
+	outW.Close()
+	errW.Close()
+	if inR != nil {
+		inR.Close()
+	}
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		if inW != nil {
+			inW.Close()
+		}
+		return nil, errf(codeInternal, "starting %s: %v", cmd.Path, err)
+	}
+	if inW != nil {
+		go func() {
+			inW.WriteString(*stdin) // EPIPE when the command ignores stdin is fine
+			inW.Close()
+		}()
+	}
+	return &jobRun{job: j, wait: wait, stdout: outR, stderr: errR}, nil
+}

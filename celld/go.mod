@@ -1,0 +1,3 @@
+module workcell.dev/celld
+
+go 1.19

@@ -1,0 +1,90 @@
+// Command celld runs inside a sandbox container and serves file, command and preview requests
+// from sandbox-service over length-prefixed JSON frames on stdin/stdout. See README.md.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+)
+
+const version = "0.1.0"
+
+var stderr io.Writer = os.Stderr
+
+func pid() int { return os.Getpid() }
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if len(args) > 0 && args[0] == "serve" {
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet("celld", flag.ContinueOnError)
+	root := fs.String("root", "/workspace", "workspace directory every path is confined beneath")
+	maxOutput := fs.Int("max-output-chars", 50_000, "per-stream cap on exec output kept in the result")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *showVersion {
+		fmt.Println("celld " + version)
+		return 0
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "celld: unexpected arguments %v\n", fs.Args())
+		return 2
+	}
+	if *maxOutput < 100 {
+		fmt.Fprintln(stderr, "celld: --max-output-chars must be at least 100")
+		return 2
+	}
+	// A small heap target keeps idle RSS low; big reads are transient.
+	debug.SetGCPercent(50)
+	debug.SetMemoryLimit(64 << 20)
+
+	abs, err := filepath.Abs(*root)
+	if err != nil {
+		fmt.Fprintf(stderr, "celld: %v\n", err)
+		return 1
+	}
+	r, err := openRoot(abs)
+	if err != nil {
+		fmt.Fprintf(stderr, "celld: cannot open root %s: %v\n", abs, err)
+		return 1
+	}
+	if !r.openat2 {
+		fmt.Fprintln(stderr, "celld: openat2 unavailable; using the O_NOFOLLOW component walk")
+	}
+	reaper()
+	// With SIGPIPE notified, a vanished caller makes writes fail with EPIPE instead of killing
+	// celld before it can clean up; handled signals revert to default in children.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+
+	s := newServer(r, *maxOutput, os.Stdout)
+	stop := make(chan error, 1)
+	// A failed stdout write means the caller is gone: clean up and leave (a blocked stdin read
+	// cannot be interrupted, so do not wait for serve).
+	s.out.onFail = func(error) { stop <- nil }
+	go func() { stop <- s.serve(os.Stdin) }()
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	select {
+	case err = <-stop:
+	case <-term:
+		err = nil
+	}
+	s.shutdown()
+	if _, bad := err.(errMalformed); bad {
+		fmt.Fprintf(stderr, "celld: %v\n", err)
+		return 3
+	}
+	return 0
+}

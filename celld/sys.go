@@ -1,0 +1,143 @@
+package main
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// Thin wrappers over the *at syscalls that the standard library does not expose on every arch.
+
+const (
+	resolveNoMagiclinks = 0x02
+	resolveNoSymlinks   = 0x04
+	resolveBeneath      = 0x08
+
+	oPath               = 0x200000 // O_PATH, missing from package syscall
+	atFdcwd             = -100
+	atSymlinkNofollow   = 0x100
+	atRemovedir         = 0x200
+	renameNoreplace     = 0x1
+	renameExchange      = 0x2
+	prSetChildSubreaper = 36
+)
+
+// openHow mirrors struct open_how from <linux/openat2.h>.
+type openHow struct {
+	flags   uint64
+	mode    uint64
+	resolve uint64
+}
+
+func openat2(dirfd int, path string, flags int, mode uint32, resolve uint64) (int, error) {
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return -1, err
+	}
+	how := openHow{flags: uint64(flags), resolve: resolve}
+	if flags&syscall.O_CREAT != 0 {
+		how.mode = uint64(mode)
+	}
+	for {
+		fd, _, e := syscall.Syscall6(sysOpenat2, uintptr(dirfd), uintptr(unsafe.Pointer(p)),
+			uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), nil
+	}
+}
+
+func openat(dirfd int, path string, flags int, mode uint32) (int, error) {
+	for {
+		fd, err := syscall.Openat(dirfd, path, flags|syscall.O_CLOEXEC, mode)
+		if err == syscall.EINTR {
+			continue
+		}
+		return fd, err
+	}
+}
+
+func fstatat(dirfd int, path string, st *syscall.Stat_t, flags int) error {
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return err
+	}
+	_, _, e := syscall.Syscall6(sysFstatat, uintptr(dirfd), uintptr(unsafe.Pointer(p)),
+		uintptr(unsafe.Pointer(st)), uintptr(flags), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func lstatAt(dirfd int, name string) (syscall.Stat_t, error) {
+	var st syscall.Stat_t
+	err := fstatat(dirfd, name, &st, atSymlinkNofollow)
+	return st, err
+}
+
+func fstat(fd int) (syscall.Stat_t, error) {
+	var st syscall.Stat_t
+	err := syscall.Fstat(fd, &st)
+	return st, err
+}
+
+func unlinkat(dirfd int, path string, flags int) error {
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return err
+	}
+	_, _, e := syscall.Syscall(sysUnlinkat, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags))
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func renameat2(olddirfd int, oldpath string, newdirfd int, newpath string, flags uint) error {
+	o, err := syscall.BytePtrFromString(oldpath)
+	if err != nil {
+		return err
+	}
+	n, err := syscall.BytePtrFromString(newpath)
+	if err != nil {
+		return err
+	}
+	_, _, e := syscall.Syscall6(sysRenameat2, uintptr(olddirfd), uintptr(unsafe.Pointer(o)),
+		uintptr(newdirfd), uintptr(unsafe.Pointer(n)), uintptr(flags), 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+// readlinkat with an empty path reads the link an O_PATH|O_NOFOLLOW fd refers to (no race).
+func readlinkat(dirfd int, path string) (string, error) {
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return "", err
+	}
+	buf := make([]byte, 4096)
+	n, _, e := syscall.Syscall6(sysReadlinkat, uintptr(dirfd), uintptr(unsafe.Pointer(p)),
+		uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0)
+	if e != 0 {
+		return "", e
+	}
+	if int(n) >= len(buf) {
+		return "", syscall.ENAMETOOLONG
+	}
+	return string(buf[:n]), nil
+}
+
+func setChildSubreaper() error {
+	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func isType(st *syscall.Stat_t, t uint32) bool { return st.Mode&syscall.S_IFMT == t }

@@ -1,0 +1,10 @@
+package main
+
+// Syscall numbers the Go 1.19 syscall package does not export for this architecture.
+const (
+	sysOpenat2    = 437
+	sysRenameat2  = 316
+	sysFstatat    = 262 // newfstatat
+	sysUnlinkat   = 263
+	sysReadlinkat = 267
+)

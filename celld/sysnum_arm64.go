@@ -1,0 +1,10 @@
+package main
+
+// Syscall numbers the Go 1.19 syscall package does not export for this architecture.
+const (
+	sysOpenat2    = 437
+	sysRenameat2  = 276
+	sysFstatat    = 79
+	sysUnlinkat   = 35
+	sysReadlinkat = 78
+)

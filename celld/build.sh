@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 OUT="${OUT:-../build/celld}"
 mkdir -p "$(dirname "$OUT")"
 export CGO_ENABLED=0 GOTOOLCHAIN=local GOPROXY=off
-go build -trimpath -ldflags='-s -w' -o "$OUT" .
+go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$OUT" .
 if command -v file >/dev/null 2>&1; then
   file "$OUT"
   file "$OUT" | grep -q 'statically linked' || { echo "celld is not statically linked" >&2; exit 1; }

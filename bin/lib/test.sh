@@ -68,6 +68,8 @@ wt_maven_tests() {
   wc_info "mvn verify (log: $log)"
   (cd "$ROOT" && env WORKCELL_TEST_NATS_URL="nats://127.0.0.1:$WC_TEST_NATS_PORT" \
     QUARKUS_DATASOURCE_PASSWORD="$(wc_secret pg-workcell_task)" \
+    WORKCELL_TEST_PG_REACTIVE_URL="postgresql://127.0.0.1:$WC_PG_PORT/workcell_task_test" \
+    WORKCELL_TEST_PG_JDBC_URL="jdbc:postgresql://127.0.0.1:$WC_PG_PORT/workcell_task_test" \
     DOCKER_HOST="${DOCKER_HOST:-unix:///var/run/docker.sock}" \
     ./mvnw -B -fae verify) >"$log" 2>&1 || rc=$?
   grep -E 'Tests run:.*Fail|<<< (FAILURE|ERROR)|BUILD (SUCCESS|FAILURE)|Reactor Summary' "$log" | grep -vE 'Failures: 0, Errors: 0' >&2 || true

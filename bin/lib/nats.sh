@@ -2,9 +2,9 @@
 # nats-server with JetStream, one per purpose (the stack's, and a separate one for tests so a
 # running stack never answers a test's request). Sourced; defines functions only.
 
-# ensure_nats NAME PORT MONITOR_PORT
+# ensure_nats NAME PORT MONITOR_PORT [--auth] — --auth locks every service to its own subjects.
 ensure_nats() {
-  local name=$1 port=$2 monitor=$3 dir conf pidfile
+  local name=$1 port=$2 monitor=$3 auth=${4:-} dir conf pidfile
   dir=$WC_STATE/$name
   conf=$dir/nats.conf
   pidfile=$WC_RUN/$name.pid
@@ -12,7 +12,7 @@ ensure_nats() {
   if wc_pid_alive "$pidfile"; then
     return 0
   fi
-  cat >"$conf" <<CONF
+  (umask 077 && cat >"$conf") <<CONF
 # Written by bin/workcell; edit bin/lib/nats.sh instead.
 listen: 127.0.0.1:$port
 http: 127.0.0.1:$monitor
@@ -25,6 +25,7 @@ jetstream {
   max_file_store: 4GB
 }
 CONF
+  [[ $auth == --auth ]] && wc_nats_authorization >>"$conf"
   setsid nats-server -c "$conf" >>"$WC_LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   wc_wait_for 20 "$name" curl -sf "http://127.0.0.1:$monitor/healthz" \

@@ -14,6 +14,8 @@ WC_URL=http://127.0.0.1:${WC_PORT[gateway-service]}
 # Small heaps and the serial collector: seven JVMs share a 2-core machine with sandboxes.
 WC_JAVA_OPTS=${WORKCELL_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xmx160m -Xss512k -XX:MaxMetaspaceSize=128m -XX:ReservedCodeCacheSize=48m -XX:+ExitOnOutOfMemoryError}
 
+wc_service_id() { local id=${1%-service}; printf '%s\n' "$id"; }
+
 wc_jar() { printf '%s\n' "$ROOT/$1/target/quarkus-app/quarkus-run.jar"; }
 wc_cli_jar() { printf '%s\n' "$ROOT/cli/target/quarkus-app/quarkus-run.jar"; }
 
@@ -35,7 +37,7 @@ wc_build() {
     return 0
   fi
   wc_info "building the services with Maven (log: $log)"
-  if ! (cd "$ROOT" && ./mvnw -B -q -DskipTests package) >"$log" 2>&1; then
+  if ! (cd "$ROOT" && ./mvnw -B -q -Dmaven.test.skip=true package) >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     wc_die "build failed"
   fi
@@ -48,6 +50,10 @@ wc_service_env() {
   local svc=$1
   printf '%s\n' "QUARKUS_HTTP_PORT=${WC_PORT[$svc]}" "WORKCELL_NATS_URL=nats://127.0.0.1:$WC_NATS_PORT" \
     "WORKCELL_STATE=$WC_STATE" "WORKCELL_LOG_JSON=${WORKCELL_LOG_JSON:-false}"
+  local id
+  id=$(wc_service_id "$svc")
+  printf '%s\n' "WORKCELL_NATS_USER=$id" "WORKCELL_NATS_PASSWORD=$(wc_secret "nats-$id")"
+  wc_nats_manages_streams "$id" || printf '%s\n' "WORKCELL_NATS_PROVISION_STREAMS=false"
   case $svc in
     task-service)
       printf '%s\n' "QUARKUS_DATASOURCE_PASSWORD=$(wc_secret pg-workcell_task)" \
@@ -123,6 +129,7 @@ wc_stop_services() {
 # wc_cli ARGS... — the operator CLI (tokens, pings) against the stack's bus.
 wc_cli() {
   env WORKCELL_NATS_URL="nats://127.0.0.1:$WC_NATS_PORT" WORKCELL_STATE="$WC_STATE" \
+    WORKCELL_NATS_USER="${WORKCELL_NATS_USER:-operator}" WORKCELL_NATS_PASSWORD="${WORKCELL_NATS_PASSWORD:-$(wc_secret nats-operator)}" \
     "$JAVA_HOME/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$(wc_cli_jar)" "$@"
 }
 

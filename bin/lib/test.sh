@@ -99,6 +99,10 @@ wt_stack_tests() {
   wt_check "status exits 0 with every part ready" "${stack[@]}" status
   wt_check "each of the seven services answers its NATS ping through the real server" \
     bash -c '"$@" ping | tee /dev/stderr | grep -c " ok " | grep -qx 7' _ "${stack[@]}"
+  wt_check "a service's NATS user cannot reach subjects outside its own (preview-proxy → sandbox)" \
+    bash -c '! WORKCELL_NATS_USER=preview-proxy WORKCELL_NATS_PASSWORD=$(cat '"$WC_STATE"'/stack-test/secrets/nats-preview-proxy) "$@" ping --service sandbox --timeout 1s' _ "${stack[@]}"
+  wt_check "an unknown NATS user is refused" \
+    bash -c '! WORKCELL_NATS_USER=intruder WORKCELL_NATS_PASSWORD=x "$@" ping --service task --timeout 1s' _ "${stack[@]}"
   wt_check "the admin token authenticates as admin at the gateway" \
     bash -c 'curl -sf -H "Authorization: Bearer $1" '"$url"'/api/auth/me | grep -q "\"username\":\"admin\".*\"role\":\"ADMIN\""' _ "$token"
   wt_check "a request without a token is refused with 401" \

@@ -8,9 +8,9 @@ declare -A WC_NATS_PUBLISH=(
   [gateway]='"workcell.task.>", "workcell.sandbox.>", "workcell.agent-runner.>", "workcell.preview-proxy.>", "workcell.terminal.>", "$JS.API.>"'
   [task]='"workcell.sandbox.>", "workcell.run.requests", "$JS.API.>"'
   [agent-runner]='"workcell.task.>", "workcell.sandbox.>", "workcell.run.events.>", "$JS.API.>", "$JS.ACK.>"'
-  [sandbox]='"workcell.task.tasks.known"'
-  [preview-proxy]='"workcell.sandbox.preview.>"'
-  [terminal]='"workcell.sandbox.terminal.>", "workcell.task.ticket.>"'
+  [sandbox]='"workcell.task.tasks.known", "workcell.task.runtime.spec", "workcell.task.preview.set"'
+  [preview-proxy]='"workcell.sandbox.preview.>", "workcell.task.preview.get"'
+  [terminal]='"workcell.sandbox.terminal.>", "workcell.task.tickets.consume"'
   [sandbox-mirror]='"workcell.task.tasks.known"'
   [operator]='"workcell.*.ping", "workcell.task.account.ensure"'
 )

@@ -25,6 +25,8 @@ public enum ErrorCode {
   CONFLICT("conflict", 409, "The resource changed since it was read"),
   ALREADY_EXISTS("already_exists", 409, "The target already exists"),
   RUN_ACTIVE("run_active", 409, "The task already has an active run"),
+  NO_ACTIVE_RUN("no_active_run", 409, "The task has no active run; start a run instead"),
+  TASK_DECOMMISSIONING("task_decommissioning", 409, "The task is being deleted"),
   OWNERSHIP_CONFLICT("ownership_conflict", 409, "The resource belongs to another owner"),
 
   // admission and availability

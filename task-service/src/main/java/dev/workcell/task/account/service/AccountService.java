@@ -71,7 +71,7 @@ public class AccountService {
     return accounts.persist(entity);
   }
 
-  static Account toContract(AccountEntity entity) {
+  public static Account toContract(AccountEntity entity) {
     return new Account(entity.id.toString(), entity.username, Actor.Role.fromWire(entity.role), entity.status);
   }
 }

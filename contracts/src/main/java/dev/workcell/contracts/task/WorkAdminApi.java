@@ -1,0 +1,62 @@
+package dev.workcell.contracts.task;
+
+import dev.workcell.contracts.account.Account;
+import java.util.List;
+
+/** Work access mode, roles, runtime policies and the audit log. Changing them takes an admin. */
+public final class WorkAdminApi {
+
+  private WorkAdminApi() {}
+
+  /** {@code mode}: admins (the default) or users (every active account). */
+  public record GetAccess() {}
+
+  public record AccessMode(String mode) {}
+
+  public record SetAccess(String mode) {}
+
+  /**
+   * The revocation is stored before runtime clean-up; {@code pausedTasks} had their runs cancelled
+   * and their sandboxes stopped. A failed stop answers an error after the mode is already stored.
+   */
+  public record AccessChanged(String mode, int pausedTasks, int cancelledRuns) {}
+
+  /** {@code role}: admin or user. */
+  public record SetRole(String accountId, String role) {}
+
+  public record RoleChanged(Account account, int pausedTasks, int cancelledRuns) {}
+
+  /** Deletes an account after deleting every task of it (sandbox first); the account stays if that fails. */
+  public record DeleteAccount(String accountId) {}
+
+  public record AccountDeleted(String accountId, int deletedTasks) {}
+
+  public record ListPolicies() {}
+
+  public record PolicyList(List<PolicyView> policies) {}
+
+  /** Creates ({@code id} null) or replaces a policy; null resource fields inherit the globals. */
+  public record SavePolicy(
+      String id,
+      String name,
+      String image,
+      String memoryLimit,
+      String cpuLimit,
+      Integer pidsLimit,
+      String workspaceSize,
+      Long idleTimeoutMs,
+      boolean networkEnabled,
+      boolean computerEnabled,
+      boolean takeoverAllowed,
+      boolean requireApproval) {}
+
+  /** Tasks of a deleted policy fall back to the globals (network on) at their next sandbox recreate. */
+  public record PolicyRef(String policyId) {}
+
+  public record PolicyDeleted(String policyId, int tasksReset) {}
+
+  /** Newest first; {@code taskId} may be null (all entries). {@code limit} 0 means 100, at most 500. */
+  public record ListAudit(String taskId, Long beforeId, int limit) {}
+
+  public record AuditPage(List<AuditEntryView> entries, Long nextBeforeId) {}
+}

@@ -1,0 +1,255 @@
+package dev.workcell.sandbox.celld;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.runtime.ExecStream;
+import io.quarkus.logging.Log;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One celld process in one sandbox, reached over an attached exec. Concurrent requests are
+ * multiplexed by id. Everything celld sends is untrusted: frames are size-capped and strictly
+ * parsed, and the first malformed frame closes the connection (the next request starts a new celld).
+ */
+public final class CelldConnection implements ExecStream.Listener {
+
+  /** celld's own frame cap, in both directions. */
+  public static final int MAX_FRAME = 8 << 20;
+  private static final int STDERR_TAIL_CHARS = 2_000;
+  static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxNumberLength(32).maxStringLength(MAX_FRAME).build())
+      .build());
+
+  private final String taskId;
+  private final String containerId;
+  private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+  private final AtomicLong ids = new AtomicLong();
+  private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
+  private final StringBuilder stderrTail = new StringBuilder();
+  private volatile ExecStream stream;
+  private volatile WorkcellException closed;
+
+  CelldConnection(String taskId, String containerId) {
+    this.taskId = taskId;
+    this.containerId = containerId;
+  }
+
+  void attach(ExecStream exec) {
+    this.stream = exec;
+    if (closed != null) {
+      exec.close();
+    }
+  }
+
+  public String containerId() {
+    return containerId;
+  }
+
+  public boolean open() {
+    ExecStream current = stream;
+    return closed == null && current != null && current.open();
+  }
+
+  /** Sends one request and waits for its reply's {@code result}; failures carry celld's mapped code. */
+  public JsonNode call(String op, ObjectNode args, Duration timeout) {
+    long id = ids.incrementAndGet();
+    ObjectNode request = JSON.createObjectNode();
+    if (args != null) {
+      request.setAll(args);
+    }
+    request.put("id", id).put("op", op);
+    byte[] body;
+    try {
+      body = JSON.writeValueAsBytes(request);
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
+    }
+    if (body.length > MAX_FRAME) {
+      throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "the request exceeds celld's 8 MiB frame limit");
+    }
+    CompletableFuture<JsonNode> reply = new CompletableFuture<>();
+    pending.put(id, reply);
+    WorkcellException gone = closed;
+    if (gone != null || stream == null) {
+      pending.remove(id);
+      throw gone != null ? gone : new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld is not attached");
+    }
+    try {
+      stream.write(FrameDecoder.encode(body));
+    } catch (IOException e) {
+      pending.remove(id);
+      close(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld stopped reading requests: " + e.getMessage()));
+      throw closed;
+    }
+    return await(id, reply, timeout);
+  }
+
+  private JsonNode await(long id, CompletableFuture<JsonNode> reply, Duration timeout) {
+    try {
+      return reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      pending.remove(id);
+      cancel(id);
+      throw new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT, "celld did not answer " + id + " within " + timeout.toSeconds() + " s");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof WorkcellException known) {
+        // A fresh exception per caller keeps this caller's stack; the code and message are celld's.
+        throw new WorkcellException(known.code(), known.getMessage(), known);
+      }
+      throw new WorkcellException(ErrorCode.INTERNAL, "celld call failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      pending.remove(id);
+      cancel(id);
+      throw new WorkcellException(ErrorCode.CANCELLED, "interrupted while waiting for celld");
+    }
+  }
+
+  /** Asks celld to cancel an abandoned request; its late reply is dropped as unknown. */
+  private void cancel(long target) {
+    ObjectNode request = JSON.createObjectNode().put("id", ids.incrementAndGet()).put("op", "cancel").put("target", target);
+    try {
+      ExecStream current = stream;
+      if (current != null && closed == null) {
+        current.write(FrameDecoder.encode(JSON.writeValueAsBytes(request)));
+      }
+    } catch (IOException e) {
+      Log.debugf("cancel of %d not sent: %s", target, e.getMessage());
+    }
+  }
+
+  @Override
+  public void stdout(byte[] data) {
+    synchronized (decoder) {
+      try {
+        decoder.feed(data, this::onFrame);
+      } catch (CelldProtocolException e) {
+        Log.warnf("celld of task %s broke the protocol, closing: %s", taskId, e.getMessage());
+        close(new WorkcellException(ErrorCode.INTERNAL, "celld sent a malformed frame: " + e.getMessage()));
+      }
+    }
+  }
+
+  private void onFrame(byte[] body) {
+    JsonNode frame;
+    try {
+      frame = JSON.readTree(body);
+    } catch (IOException e) {
+      throw new CelldProtocolException("frame is not valid JSON", e);
+    }
+    if (frame == null || !frame.isObject()) {
+      throw new CelldProtocolException("frame is not a JSON object");
+    }
+    JsonNode idNode = frame.get("id");
+    if (idNode == null || !idNode.isIntegralNumber() || !idNode.canConvertToLong() || idNode.longValue() < 0) {
+      throw new CelldProtocolException("frame has no valid id");
+    }
+    long id = idNode.longValue();
+    if (frame.has("event")) {
+      requireOutputEvent(frame);
+      return; // streamed output; the final reply carries the capped result
+    }
+    JsonNode ok = frame.get("ok");
+    if (ok == null || !ok.isBoolean()) {
+      throw new CelldProtocolException("reply has no boolean ok");
+    }
+    if (id == 0) {
+      throw new CelldProtocolException("celld refused one of our frames: " + errorText(frame));
+    }
+    CompletableFuture<JsonNode> reply = pending.remove(id);
+    if (ok.booleanValue()) {
+      JsonNode result = frame.get("result");
+      if (result == null || result.isNull()) {
+        result = JSON.createObjectNode();
+      } else if (!result.isObject()) {
+        throw new CelldProtocolException("result of " + id + " is not an object");
+      }
+      if (reply != null) {
+        reply.complete(result);
+      }
+    } else {
+      JsonNode error = frame.get("error");
+      if (error == null || !error.isObject() || !error.path("code").isTextual() || error.path("code").textValue().length() > 64) {
+        throw new CelldProtocolException("error reply of " + id + " has no valid error object");
+      }
+      if (reply != null) {
+        reply.completeExceptionally(CelldErrors.toException(error.get("code").textValue(), error.path("message").asText("")));
+      }
+    }
+    if (reply == null) {
+      Log.debugf("celld of task %s answered unknown or abandoned request %d", taskId, id);
+    }
+  }
+
+  private static void requireOutputEvent(JsonNode frame) {
+    boolean valid = "output".equals(frame.path("event").textValue())
+        && ("stdout".equals(frame.path("stream").textValue()) || "stderr".equals(frame.path("stream").textValue()))
+        && frame.path("data").isTextual();
+    if (!valid) {
+      throw new CelldProtocolException("unknown event frame");
+    }
+  }
+
+  private static String errorText(JsonNode frame) {
+    JsonNode error = frame.path("error");
+    return CelldErrors.sanitize(error.path("code").asText("") + ": " + error.path("message").asText(""));
+  }
+
+  @Override
+  public void stderr(byte[] data) {
+    synchronized (stderrTail) {
+      stderrTail.append(CelldErrors.sanitize(new String(data, StandardCharsets.UTF_8)));
+      if (stderrTail.length() > STDERR_TAIL_CHARS) {
+        stderrTail.delete(0, stderrTail.length() - STDERR_TAIL_CHARS);
+      }
+    }
+  }
+
+  @Override
+  public void closed(Throwable cause) {
+    String why = cause == null ? "celld's stream ended" : "celld's stream failed: " + cause.getMessage();
+    markClosed(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, why + stderrSuffix()));
+  }
+
+  /** Ends the exec (celld sees EOF and cleans up) and fails every waiting request. */
+  public void close(WorkcellException reason) {
+    markClosed(reason);
+    ExecStream current = stream;
+    if (current != null) {
+      current.close();
+    }
+  }
+
+  private void markClosed(WorkcellException reason) {
+    synchronized (pending) {
+      if (closed != null) {
+        return;
+      }
+      closed = reason;
+    }
+    pending.values().forEach(reply -> reply.completeExceptionally(reason));
+    pending.clear();
+  }
+
+  private String stderrSuffix() {
+    synchronized (stderrTail) {
+      return stderrTail.isEmpty() ? "" : " (celld stderr: " + stderrTail.toString().strip() + ")";
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.workcell.sandbox.config;
+
+import dev.workcell.contracts.task.TaskSubjects;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Sandbox runtime settings. Seed 004's {@code WORK_*} names are environment aliases of these
+ * properties ({@link WorkEnvAliases}); {@link SandboxSettingsValidator} refuses start on bad values.
+ */
+@ConfigMapping(prefix = "workcell.sandbox")
+public interface SandboxSettings {
+
+  /** Image of task sandboxes (WORK_RUNTIME_IMAGE); celld must be at /usr/local/bin/celld in it. */
+  @WithDefault("workcell/sandbox:dev")
+  String runtimeImage();
+
+  /** Default command timeout in milliseconds when a request names none (WORK_COMMAND_TIMEOUT_MS). */
+  @WithDefault("120000")
+  long commandTimeoutMs();
+
+  /** Output kept per stream of a command, first and last halves (WORK_MAX_OUTPUT_CHARS). */
+  @WithDefault("50000")
+  int maxOutputChars();
+
+  /** Memory per sandbox, swap pinned to it: {@code 2g}, {@code 512m}, bytes (WORK_MEMORY_LIMIT). */
+  @WithDefault("2g")
+  String memoryLimit();
+
+  /** CPU cores per sandbox, decimals allowed (WORK_CPU_LIMIT). */
+  @WithDefault("2")
+  String cpuLimit();
+
+  /** Processes per sandbox (WORK_PIDS_LIMIT). */
+  @WithDefault("256")
+  long pidsLimit();
+
+  /** The port a preview must listen on inside the sandbox (WORK_PREVIEW_PORT). */
+  @WithDefault("4173")
+  int previewPort();
+
+  /** Host address the preview port is published on, to a Docker-assigned port (WORK_PREVIEW_BIND). */
+  @WithDefault("127.0.0.1")
+  String previewBind();
+
+  /** The managed sandbox bridge network, created with ICC disabled (WORK_NETWORK_NAME). */
+  @WithDefault("workcell-sandbox")
+  String networkName();
+
+  /** Resolver IP literals forced on networked sandboxes, comma-separated (WORK_RUNTIME_DNS). */
+  Optional<String> runtimeDns();
+
+  /** Stop a sandbox after this long without activity; 0 disables (WORK_RUNTIME_IDLE_TIMEOUT_MS). */
+  @WithDefault("0")
+  long runtimeIdleTimeoutMs();
+
+  /** Running sandboxes per sandbox-service instance (WORK_MAX_ACTIVE_RUNTIMES_GLOBAL). */
+  @WithDefault("3")
+  int maxActiveRuntimesGlobal();
+
+  /** Running sandboxes per owner (WORK_MAX_ACTIVE_RUNTIMES_PER_USER). */
+  @WithDefault("2")
+  int maxActiveRuntimesPerUser();
+
+  /** Size of the tmpfs mounted at /tmp (nosuid, nodev). */
+  @WithDefault("512m")
+  String tmpSize();
+
+  /**
+   * Names this deployment's sandboxes (label {@code dev.workcell.instance}); reconciliation only ever
+   * touches resources of its own instance, so a test run cannot remove a running stack's sandboxes.
+   */
+  @WithDefault("default")
+  String instance();
+
+  /** How often safe mode retries the startup reconciliation. */
+  @WithDefault("10s")
+  Duration safeModeRetry();
+
+  /** Deadline of questions to task-service (known tasks at start, a task's runtime policy). */
+  @WithDefault("5s")
+  Duration taskServiceTimeout();
+
+  /**
+   * Where task-service answers which tasks exist. Only tests change it: their NATS is shared with
+   * task-service's own tests, whose real responder would race a fixture on the contract subject.
+   */
+  @WithDefault(TaskSubjects.KNOWN_TASKS)
+  String knownTasksSubject();
+
+  /** Where task-service answers a task's runtime spec (see {@link #knownTasksSubject()}). */
+  @WithDefault(TaskSubjects.RUNTIME_SPEC)
+  String runtimeSpecSubject();
+}

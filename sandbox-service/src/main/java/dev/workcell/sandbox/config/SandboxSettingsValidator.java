@@ -1,0 +1,76 @@
+package dev.workcell.sandbox.config;
+
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Refuses to start sandbox-service on a bad setting, naming the property, its WORK_* alias and the
+ * value, rather than failing later on the first sandbox.
+ */
+@ApplicationScoped
+public class SandboxSettingsValidator {
+
+  private static final Pattern IMAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}");
+  private static final Pattern NETWORK_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
+  private static final Pattern INSTANCE = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,62}");
+
+  void check(@Observes @Priority(1) StartupEvent event, SandboxSettings settings) {
+    List<String> problems = problems(settings);
+    if (!problems.isEmpty()) {
+      String message = "sandbox-service refuses to start; fix these settings:\n  - " + String.join("\n  - ", problems);
+      Log.error(message);
+      throw new IllegalStateException(message);
+    }
+  }
+
+  /** Every problem of {@code settings}, each naming the property, its alias and the value. */
+  public static List<String> problems(SandboxSettings s) {
+    List<String> problems = new ArrayList<>();
+    require(problems, IMAGE.matcher(s.runtimeImage()).matches(), "runtime-image", s.runtimeImage(), "not an image reference");
+    require(problems, s.commandTimeoutMs() >= 1_000 && s.commandTimeoutMs() <= 600_000,
+        "command-timeout-ms", s.commandTimeoutMs(), "must be 1000..600000");
+    require(problems, s.maxOutputChars() >= 100 && s.maxOutputChars() <= 1_000_000,
+        "max-output-chars", s.maxOutputChars(), "must be 100..1000000");
+    require(problems, ResourceQuantities.memoryBytes(s.memoryLimit()).orElse(0) >= ResourceQuantities.MIN_MEMORY_BYTES,
+        "memory-limit", s.memoryLimit(), "must be a size such as 2g or 512m, at least 64m");
+    require(problems, ResourceQuantities.nanoCpus(s.cpuLimit()).orElse(0) >= ResourceQuantities.MIN_NANO_CPUS,
+        "cpu-limit", s.cpuLimit(), "must be a core count such as 2 or 0.5, at least 0.01");
+    require(problems, s.pidsLimit() >= 16 && s.pidsLimit() <= 1_000_000, "pids-limit", s.pidsLimit(), "must be 16..1000000");
+    require(problems, s.previewPort() >= 1 && s.previewPort() <= 65_535, "preview-port", s.previewPort(), "must be 1..65535");
+    require(problems, IpLiterals.isLiteral(s.previewBind()) && !s.previewBind().equals("0.0.0.0") && !s.previewBind().equals("::"),
+        "preview-bind", s.previewBind(), "must be one IP address of a host interface, never the wildcard");
+    require(problems, NETWORK_NAME.matcher(s.networkName()).matches() && !List.of("bridge", "host", "none").contains(s.networkName()),
+        "network-name", s.networkName(), "must be a Docker network name other than bridge, host or none");
+    s.runtimeDns().ifPresent(dns -> {
+      for (String entry : dnsEntries(dns)) {
+        require(problems, IpLiterals.isLiteral(entry), "runtime-dns", entry, "is not an IPv4/IPv6 address literal");
+      }
+    });
+    require(problems, s.runtimeIdleTimeoutMs() >= 0, "runtime-idle-timeout-ms", s.runtimeIdleTimeoutMs(), "must be 0 (off) or positive");
+    require(problems, s.maxActiveRuntimesGlobal() >= 1, "max-active-runtimes-global", s.maxActiveRuntimesGlobal(), "must be at least 1");
+    require(problems, s.maxActiveRuntimesPerUser() >= 1, "max-active-runtimes-per-user", s.maxActiveRuntimesPerUser(), "must be at least 1");
+    long tmp = ResourceQuantities.memoryBytes(s.tmpSize()).orElse(0);
+    require(problems, tmp >= (1L << 20) && tmp <= (64L << 30), "tmp-size", s.tmpSize(), "must be a size from 1m to 64g");
+    require(problems, INSTANCE.matcher(s.instance()).matches(), "instance", s.instance(), "must be lower-case letters, digits, '.', '_' or '-'");
+    require(problems, !s.safeModeRetry().isNegative() && !s.safeModeRetry().isZero(), "safe-mode-retry", s.safeModeRetry(), "must be positive");
+    return problems;
+  }
+
+  /** The entries of a comma-separated WORK_RUNTIME_DNS value (blank entries dropped). */
+  public static List<String> dnsEntries(String value) {
+    return Arrays.stream(value.split(",")).map(String::trim).filter(e -> !e.isEmpty()).toList();
+  }
+
+  private static void require(List<String> problems, boolean ok, String name, Object value, String rule) {
+    if (!ok) {
+      problems.add(WorkEnvAliases.describe("workcell.sandbox." + name) + " = '" + value + "': " + rule);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.workcell.sandbox.config;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+/**
+ * Seed 004's environment names as aliases of the {@code workcell.sandbox.*} properties. It ranks
+ * above application.properties (250) and below the environment (300), so the canonical
+ * {@code WORKCELL_SANDBOX_*} variable still wins over its alias.
+ */
+public class WorkEnvAliases implements ConfigSource {
+
+  /** property → environment alias. */
+  public static final Map<String, String> ALIASES = Map.ofEntries(
+      Map.entry("workcell.sandbox.runtime-image", "WORK_RUNTIME_IMAGE"),
+      Map.entry("workcell.sandbox.command-timeout-ms", "WORK_COMMAND_TIMEOUT_MS"),
+      Map.entry("workcell.sandbox.max-output-chars", "WORK_MAX_OUTPUT_CHARS"),
+      Map.entry("workcell.sandbox.memory-limit", "WORK_MEMORY_LIMIT"),
+      Map.entry("workcell.sandbox.cpu-limit", "WORK_CPU_LIMIT"),
+      Map.entry("workcell.sandbox.pids-limit", "WORK_PIDS_LIMIT"),
+      Map.entry("workcell.sandbox.preview-port", "WORK_PREVIEW_PORT"),
+      Map.entry("workcell.sandbox.preview-bind", "WORK_PREVIEW_BIND"),
+      Map.entry("workcell.sandbox.network-name", "WORK_NETWORK_NAME"),
+      Map.entry("workcell.sandbox.runtime-dns", "WORK_RUNTIME_DNS"),
+      Map.entry("workcell.sandbox.runtime-idle-timeout-ms", "WORK_RUNTIME_IDLE_TIMEOUT_MS"),
+      Map.entry("workcell.sandbox.max-active-runtimes-global", "WORK_MAX_ACTIVE_RUNTIMES_GLOBAL"),
+      Map.entry("workcell.sandbox.max-active-runtimes-per-user", "WORK_MAX_ACTIVE_RUNTIMES_PER_USER"));
+
+  private final Function<String, String> environment;
+
+  public WorkEnvAliases() {
+    this(System::getenv);
+  }
+
+  WorkEnvAliases(Function<String, String> environment) {
+    this.environment = environment;
+  }
+
+  @Override
+  public Set<String> getPropertyNames() {
+    return ALIASES.keySet().stream().filter(name -> getValue(name) != null).collect(Collectors.toSet());
+  }
+
+  @Override
+  public String getValue(String propertyName) {
+    String alias = ALIASES.get(propertyName);
+    return alias == null ? null : environment.apply(alias);
+  }
+
+  @Override
+  public int getOrdinal() {
+    return 275;
+  }
+
+  @Override
+  public String getName() {
+    return "WORK_* environment aliases";
+  }
+
+  /** The alias to name in a message about {@code property}, or the property itself. */
+  public static String describe(String property) {
+    String alias = ALIASES.get(property);
+    return alias == null ? property : property + " (" + alias + ")";
+  }
+}

@@ -1,0 +1,125 @@
+package dev.workcell.sandbox.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.FileChanged;
+import dev.workcell.contracts.sandbox.FileContent;
+import dev.workcell.contracts.sandbox.FileEntry;
+import dev.workcell.contracts.sandbox.FileList;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.SearchResult;
+import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
+import dev.workcell.sandbox.lifecycle.SandboxSession;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+/** Workspace file operations, each one celld request in the task's running sandbox. Blocking. */
+@ApplicationScoped
+public class WorkspaceFiles {
+
+  private static final Duration FILE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration SEARCH_TIMEOUT = Duration.ofSeconds(60);
+  private static final int QUERY_MAX_CHARS = 1_000;
+  private static final int VERSION_MAX_CHARS = 128;
+
+  private final SandboxLifecycle lifecycle;
+
+  public WorkspaceFiles(SandboxLifecycle lifecycle) {
+    this.lifecycle = lifecycle;
+  }
+
+  public FileList list(SandboxRef ref, String path) {
+    String dir = WorkspacePath.directory(path);
+    return CelldReplies.fileList(dir, call(ref, "list", args().put("path", dir), FILE_TIMEOUT));
+  }
+
+  public FileEntry stat(SandboxRef ref, String path) {
+    String entry = WorkspacePath.entry(path);
+    return CelldReplies.fileEntry(call(ref, "stat", args().put("path", entry), FILE_TIMEOUT));
+  }
+
+  public FileContent read(SandboxRef ref, String path) {
+    String entry = WorkspacePath.entry(path);
+    return CelldReplies.fileContent(entry, call(ref, "read", args().put("path", entry), FILE_TIMEOUT));
+  }
+
+  public FileWritten write(SandboxRef ref, String path, String content, String expectedVersion, boolean createParents) {
+    String entry = WorkspacePath.entry(path);
+    if (content == null) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "content is required");
+    }
+    if (content.length() > Limits.FILE_MAX_BYTES || content.getBytes(StandardCharsets.UTF_8).length > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "content exceeds " + Limits.FILE_MAX_BYTES + " UTF-8 bytes");
+    }
+    ObjectNode args = args().put("path", entry).put("content", content).put("createParents", createParents);
+    if (expectedVersion != null) {
+      if (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS) {
+        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
+      }
+      args.put("expectedVersion", expectedVersion);
+    }
+    try (SandboxSession session = lifecycle.use(ref)) {
+      try {
+        return CelldReplies.written(entry, session.celld().call("write", args, FILE_TIMEOUT));
+      } catch (WorkcellException e) {
+        if (e.code() != ErrorCode.PAYLOAD_TOO_LARGE) {
+          throw e;
+        }
+        // JSON escaping can inflate text up to six-fold past celld's 8 MiB frame; base64 of 2 MB never does.
+        // The oversized frame was refused before sending, so nothing was written yet.
+        args.remove("content");
+        args.put("data", Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
+        return CelldReplies.written(entry, session.celld().call("write_bytes", args, FILE_TIMEOUT));
+      }
+    }
+  }
+
+  public FileChanged delete(SandboxRef ref, String path, boolean recursive) {
+    String entry = WorkspacePath.entry(path);
+    JsonNode result = call(ref, "delete", args().put("path", entry).put("recursive", recursive), FILE_TIMEOUT);
+    return new FileChanged(entry, CelldReplies.flag(result, "deleted"));
+  }
+
+  public FileChanged move(SandboxRef ref, String from, String to) {
+    String source = WorkspacePath.entry(from);
+    String target = WorkspacePath.entry(to);
+    JsonNode result = call(ref, "move", args().put("from", source).put("to", target), FILE_TIMEOUT);
+    return new FileChanged(target, CelldReplies.flag(result, "moved"));
+  }
+
+  public FileChanged mkdir(SandboxRef ref, String path, boolean parents) {
+    String entry = WorkspacePath.entry(path);
+    JsonNode result = call(ref, "mkdir", args().put("path", entry).put("parents", parents), FILE_TIMEOUT);
+    return new FileChanged(entry, CelldReplies.flag(result, "created"));
+  }
+
+  public SearchResult search(SandboxRef ref, String path, String query, Integer maxHits) {
+    String dir = WorkspacePath.directory(path);
+    if (query == null || query.isEmpty() || query.length() > QUERY_MAX_CHARS || query.indexOf('\0') >= 0) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "query must be 1.." + QUERY_MAX_CHARS + " characters without NUL");
+    }
+    int hits = maxHits == null ? Limits.SEARCH_MAX_HITS : maxHits;
+    if (hits < 1 || hits > Limits.SEARCH_MAX_HITS) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxHits must be 1.." + Limits.SEARCH_MAX_HITS);
+    }
+    return CelldReplies.search(call(ref, "search", args().put("path", dir).put("query", query).put("maxHits", hits), SEARCH_TIMEOUT));
+  }
+
+  private JsonNode call(SandboxRef ref, String op, ObjectNode args, Duration timeout) {
+    try (SandboxSession session = lifecycle.use(ref)) {
+      return session.celld().call(op, args, timeout);
+    }
+  }
+
+  private static ObjectNode args() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+}

@@ -1,0 +1,39 @@
+package dev.workcell.sandbox.lifecycle;
+
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/** Serialises lifecycle changes per task (striped, so memory stays bounded however many tasks exist). */
+final class TaskLocks {
+
+  private static final int STRIPES = 128;
+  private static final long WAIT_SECONDS = 120;
+
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+
+  TaskLocks() {
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  <T> T with(String taskId, Supplier<T> work) {
+    ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];
+    try {
+      if (!lock.tryLock(WAIT_SECONDS, TimeUnit.SECONDS)) {
+        throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "the sandbox of " + taskId + " is busy changing state");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WorkcellException(ErrorCode.CANCELLED, "interrupted while waiting for the sandbox of " + taskId);
+    }
+    try {
+      return work.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.workcell.sandbox.messaging;
+
+import dev.workcell.contracts.sandbox.RunCommand;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.StartPreview;
+import dev.workcell.messaging.NatsResponder;
+import dev.workcell.sandbox.exec.CommandRunner;
+import dev.workcell.sandbox.preview.PreviewControl;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/** Serves exec and the preview subjects. */
+@ApplicationScoped
+public class CommandResponder {
+
+  private final NatsResponder responder;
+  private final CommandRunner commands;
+  private final PreviewControl previews;
+
+  public CommandResponder(NatsResponder responder, CommandRunner commands, PreviewControl previews) {
+    this.responder = responder;
+    this.commands = commands;
+    this.previews = previews;
+  }
+
+  void register(@Observes StartupEvent event) {
+    responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> Offload.blocking(() ->
+        commands.run(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().command(), r.body().timeoutSec())));
+    responder.serve(SandboxSubjects.PREVIEW_START, StartPreview.class, r -> Offload.blocking(() ->
+        previews.start(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().command())));
+    responder.serve(SandboxSubjects.PREVIEW_STOP, SandboxRef.class, r -> Offload.blocking(() ->
+        previews.stop(SandboxAccess.require(r.actor(), r.body()))));
+    responder.serve(SandboxSubjects.PREVIEW_STATUS, SandboxRef.class, r -> Offload.blocking(() ->
+        previews.status(SandboxAccess.require(r.actor(), r.body()))));
+  }
+}

@@ -1,0 +1,39 @@
+package dev.workcell.sandbox.messaging;
+
+import dev.workcell.contracts.sandbox.ListSandboxes;
+import dev.workcell.contracts.sandbox.SandboxList;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
+import dev.workcell.messaging.NatsResponder;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/** Serves the lifecycle subjects: ensure, status, stop, recreate, delete, list. */
+@ApplicationScoped
+public class LifecycleResponder {
+
+  private final NatsResponder responder;
+  private final SandboxLifecycle lifecycle;
+
+  public LifecycleResponder(NatsResponder responder, SandboxLifecycle lifecycle) {
+    this.responder = responder;
+    this.lifecycle = lifecycle;
+  }
+
+  void register(@Observes StartupEvent event) {
+    responder.serve(SandboxSubjects.ENSURE, SandboxRef.class, request -> Offload.blocking(() ->
+        lifecycle.ensure(SandboxAccess.require(request.actor(), request.body()))));
+    responder.serve(SandboxSubjects.RECREATE, SandboxRef.class, request -> Offload.blocking(() ->
+        lifecycle.recreate(SandboxAccess.require(request.actor(), request.body()))));
+    responder.serve(SandboxSubjects.STATUS, SandboxRef.class, request -> Offload.blocking(() ->
+        lifecycle.status(SandboxAccess.require(request.actor(), request.body()))));
+    responder.serve(SandboxSubjects.STOP, SandboxRef.class, request -> Offload.blocking(() ->
+        lifecycle.stop(SandboxAccess.require(request.actor(), request.body()))));
+    responder.serve(SandboxSubjects.DELETE, SandboxRef.class, request -> Offload.blocking(() ->
+        lifecycle.delete(SandboxAccess.require(request.actor(), request.body()))));
+    responder.serve(SandboxSubjects.LIST, ListSandboxes.class, request -> Offload.blocking(() ->
+        new SandboxList(lifecycle.list(SandboxAccess.listScope(request.actor(), request.body().ownerId())))));
+  }
+}

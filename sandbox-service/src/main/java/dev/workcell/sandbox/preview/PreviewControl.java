@@ -1,0 +1,87 @@
+package dev.workcell.sandbox.preview;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.PreviewState;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
+import dev.workcell.sandbox.lifecycle.SandboxSession;
+import dev.workcell.sandbox.runtime.PreviewEndpoint;
+import dev.workcell.sandbox.runtime.SandboxDriver;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The task's one preview process, started by celld and published by the runtime on a
+ * Docker-assigned loopback port. Only a sandbox with network can have one. Blocking.
+ */
+@ApplicationScoped
+public class PreviewControl {
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(Limits.PREVIEW_READY_SECONDS + 30);
+  private static final Duration QUICK_TIMEOUT = Duration.ofSeconds(20);
+
+  private final SandboxLifecycle lifecycle;
+  private final SandboxDriver driver;
+  private final int port;
+
+  public PreviewControl(SandboxLifecycle lifecycle, SandboxDriver driver, SandboxSettings settings) {
+    this.lifecycle = lifecycle;
+    this.driver = driver;
+    this.port = settings.previewPort();
+  }
+
+  public PreviewState start(SandboxRef ref, String command) {
+    String cmd = command == null ? "" : command.strip();
+    if (cmd.codePointCount(0, cmd.length()) > Limits.COMMAND_MAX_CHARS) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command exceeds " + Limits.COMMAND_MAX_CHARS + " characters");
+    }
+    try (SandboxSession session = lifecycle.use(ref)) {
+      if (!session.spec().network()) {
+        throw new WorkcellException(ErrorCode.NETWORK_DISABLED, "the task's runtime policy has no network, so it cannot serve a preview");
+      }
+      var args = JsonNodeFactory.instance.objectNode().put("command", cmd).put("port", port);
+      var status = CelldReplies.preview(session.celld().call("preview_start", args, START_TIMEOUT));
+      return state(ref, session, status);
+    }
+  }
+
+  public PreviewState stop(SandboxRef ref) {
+    Optional<SandboxSession> active = lifecycle.useIfActive(ref);
+    if (active.isEmpty()) {
+      return stopped(ref);
+    }
+    try (SandboxSession session = active.get()) {
+      session.celld().call("preview_stop", null, QUICK_TIMEOUT);
+      return stopped(ref);
+    }
+  }
+
+  public PreviewState status(SandboxRef ref) {
+    Optional<SandboxSession> active = lifecycle.useIfActive(ref);
+    if (active.isEmpty()) {
+      return stopped(ref);
+    }
+    try (SandboxSession session = active.get()) {
+      return state(ref, session, CelldReplies.preview(session.celld().call("preview_status", null, QUICK_TIMEOUT)));
+    }
+  }
+
+  private PreviewState state(SandboxRef ref, SandboxSession session, CelldReplies.PreviewStatus status) {
+    if (!status.running()) {
+      return stopped(ref);
+    }
+    Optional<PreviewEndpoint> endpoint = driver.previewEndpoint(session.instance());
+    return new PreviewState(ref.taskId(), true, status.command(), port,
+        endpoint.map(PreviewEndpoint::hostAddress).orElse(null), endpoint.map(PreviewEndpoint::hostPort).orElse(null));
+  }
+
+  private PreviewState stopped(SandboxRef ref) {
+    return new PreviewState(ref.taskId(), false, null, port, null, null);
+  }
+}

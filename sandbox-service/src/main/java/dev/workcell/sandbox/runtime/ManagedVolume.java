@@ -1,0 +1,19 @@
+package dev.workcell.sandbox.runtime;
+
+import java.util.Map;
+
+/** A workspace volume and its labels. */
+public record ManagedVolume(String name, Map<String, String> labels) {
+
+  public ManagedVolume {
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+  }
+
+  public String taskId() {
+    return labels.get(SandboxLabels.TASK);
+  }
+
+  public String ownerId() {
+    return labels.get(SandboxLabels.OWNER);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.workcell.sandbox.runtime;
+
+import java.util.List;
+
+/**
+ * The hardening profile of every sandbox. It is not a policy field and no policy can weaken it.
+ * Bump {@link #VERSION} on any change here: the version is part of the policy hash, so existing
+ * sandboxes are recreated with the new profile on their next use.
+ */
+public final class SandboxHardening {
+
+  public static final int VERSION = 1;
+
+  public static final String USER = "1000:1000";
+  public static final String WORKSPACE = "/workspace";
+  public static final String TMP = "/tmp";
+  public static final List<String> CAP_DROP = List.of("ALL");
+  public static final List<String> SECURITY_OPT = List.of("no-new-privileges");
+  public static final boolean READ_ONLY_ROOT = true;
+  public static final boolean INIT = true;
+  public static final boolean PRIVILEGED = false;
+  public static final String IPC_MODE = "private";
+  /** The container's only process besides celld execs: an idle sleeper reaped by --init. */
+  public static final List<String> ENTRYPOINT = List.of("sleep", "infinity");
+  public static final String CELLD = "/usr/local/bin/celld";
+
+  private SandboxHardening() {}
+
+  /**
+   * Options of the /tmp tmpfs. {@code exec} is explicit because Docker defaults tmpfs to noexec,
+   * which breaks tool caches while adding nothing: /workspace is executable anyway.
+   */
+  public static String tmpOptions(long sizeBytes) {
+    return "rw,exec,nosuid,nodev,size=" + sizeBytes;
+  }
+
+  /** Everything above in one line, hashed into the policy label. */
+  public static String describe() {
+    return "v=" + VERSION + ";user=" + USER + ";workdir=" + WORKSPACE + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
+        + ";secopt=" + SECURITY_OPT + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
+        + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT;
+  }
+}

@@ -1,0 +1,17 @@
+package dev.workcell.sandbox.runtime;
+
+/** Labels on every managed container and volume; ownership is read from them, never from names. */
+public final class SandboxLabels {
+
+  public static final String MANAGED = "dev.workcell.managed";
+  public static final String TASK = "dev.workcell.task";
+  public static final String OWNER = "dev.workcell.owner";
+  /** sha256 of the whole effective spec, hardening version included. */
+  public static final String POLICY_HASH = "dev.workcell.policy-hash";
+  /** The policy the sandbox was created from (JSON), reused when a request names none. */
+  public static final String POLICY = "dev.workcell.policy";
+  /** The sandbox-service deployment that owns the resource (workcell.sandbox.instance). */
+  public static final String INSTANCE = "dev.workcell.instance";
+
+  private SandboxLabels() {}
+}

@@ -1,0 +1,40 @@
+package dev.workcell.sandbox.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The effective, fully resolved configuration of one sandbox: policy fields merged over the global
+ * settings. Network-only fields are blank when {@code network} is off, so they cannot cause drift there.
+ */
+public record SandboxSpec(
+    String image,
+    long memoryBytes,
+    long nanoCpus,
+    long pidsLimit,
+    long tmpBytes,
+    boolean network,
+    String networkName,
+    List<String> dns,
+    int previewPort,
+    String previewBind) {
+
+  public SandboxSpec {
+    dns = List.copyOf(dns);
+  }
+
+  /** sha256 over every field and the hardening profile; stored as the policy-hash label. */
+  public String hash() {
+    String canonical = SandboxHardening.describe() + ";image=" + image + ";memory=" + memoryBytes + ";swap=" + memoryBytes
+        + ";nanocpus=" + nanoCpus + ";pids=" + pidsLimit + ";tmp=" + tmpBytes + ";network=" + network
+        + ";netname=" + networkName + ";dns=" + String.join(",", dns) + ";preview=" + previewBind + ":" + previewPort;
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+    }
+  }
+}

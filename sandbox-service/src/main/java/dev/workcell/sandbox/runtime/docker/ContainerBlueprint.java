@@ -1,0 +1,53 @@
+package dev.workcell.sandbox.runtime.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import dev.workcell.sandbox.runtime.SandboxHardening;
+import dev.workcell.sandbox.runtime.SandboxSpec;
+import java.util.List;
+import java.util.Map;
+
+/** The create call of a hardened sandbox: the only place a container configuration is written. */
+final class ContainerBlueprint {
+
+  private ContainerBlueprint() {}
+
+  static CreateContainerCmd create(DockerClient docker, SandboxSpec spec, String name, String volume, Map<String, String> labels) {
+    HostConfig host = HostConfig.newHostConfig()
+        .withReadonlyRootfs(SandboxHardening.READ_ONLY_ROOT)
+        .withTmpFs(Map.of(SandboxHardening.TMP, SandboxHardening.tmpOptions(spec.tmpBytes())))
+        .withCapDrop(SandboxHardening.CAP_DROP.stream().map(Capability::valueOf).toArray(Capability[]::new))
+        .withSecurityOpts(SandboxHardening.SECURITY_OPT)
+        .withPrivileged(SandboxHardening.PRIVILEGED)
+        .withInit(SandboxHardening.INIT)
+        .withIpcMode(SandboxHardening.IPC_MODE)
+        .withMemory(spec.memoryBytes())
+        .withMemorySwap(spec.memoryBytes())
+        .withNanoCPUs(spec.nanoCpus())
+        .withPidsLimit(spec.pidsLimit())
+        .withNetworkMode(spec.networkName())
+        .withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(SandboxHardening.WORKSPACE)));
+    CreateContainerCmd cmd = docker.createContainerCmd(spec.image())
+        .withName(name)
+        .withLabels(labels)
+        .withUser(SandboxHardening.USER)
+        .withWorkingDir(SandboxHardening.WORKSPACE)
+        .withEntrypoint(SandboxHardening.ENTRYPOINT)
+        .withHostConfig(host);
+    if (spec.network()) {
+      ExposedPort preview = ExposedPort.tcp(spec.previewPort());
+      // Only the preview port, to a Docker-assigned host port on the configured (loopback) address.
+      host.withPortBindings(new PortBinding(Ports.Binding.bindIp(spec.previewBind()), preview));
+      host.withDns(spec.dns());
+      cmd.withExposedPorts(preview);
+    }
+    return cmd;
+  }
+}

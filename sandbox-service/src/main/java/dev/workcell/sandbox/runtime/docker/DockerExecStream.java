@@ -1,0 +1,92 @@
+package dev.workcell.sandbox.runtime.docker;
+
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
+import dev.workcell.sandbox.runtime.ExecStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** One attached {@code docker exec}: stdin from a {@link StdinPipe}, stdout/stderr frames to a listener. */
+final class DockerExecStream implements ExecStream, ResultCallback<Frame> {
+
+  /** Requests are at most one 8 MiB frame each; more than this queued means the process is stuck. */
+  private static final long MAX_QUEUED_STDIN = 64L << 20;
+
+  private final StdinPipe stdin = new StdinPipe(MAX_QUEUED_STDIN);
+  private final Listener listener;
+  private final AtomicBoolean ended = new AtomicBoolean();
+  private volatile Closeable response;
+
+  DockerExecStream(Listener listener) {
+    this.listener = listener;
+  }
+
+  StdinPipe stdin() {
+    return stdin;
+  }
+
+  @Override
+  public void write(byte[] data) throws IOException {
+    if (ended.get()) {
+      throw new IOException("the exec has ended");
+    }
+    stdin.write(data);
+  }
+
+  @Override
+  public boolean open() {
+    return !ended.get();
+  }
+
+  @Override
+  public void onStart(Closeable closeable) {
+    response = closeable;
+    if (ended.get()) {
+      closeQuietly(closeable);
+    }
+  }
+
+  @Override
+  public void onNext(Frame frame) {
+    switch (frame.getStreamType()) {
+      case STDOUT, RAW -> listener.stdout(frame.getPayload());
+      case STDERR -> listener.stderr(frame.getPayload());
+      default -> { }
+    }
+  }
+
+  @Override
+  public void onError(Throwable cause) {
+    end(cause);
+  }
+
+  @Override
+  public void onComplete() {
+    end(null);
+  }
+
+  @Override
+  public void close() {
+    end(null);
+  }
+
+  private void end(Throwable cause) {
+    if (ended.compareAndSet(false, true)) {
+      stdin.close();
+      Closeable current = response;
+      if (current != null) {
+        closeQuietly(current);
+      }
+      listener.closed(cause);
+    }
+  }
+
+  private static void closeQuietly(Closeable closeable) {
+    try {
+      closeable.close();
+    } catch (IOException | RuntimeException ignored) {
+      // the connection is going away either way
+    }
+  }
+}

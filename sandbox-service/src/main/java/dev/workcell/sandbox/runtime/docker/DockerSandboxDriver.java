@@ -1,0 +1,287 @@
+package dev.workcell.sandbox.runtime.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.InspectVolumeResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Ports;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.ManagedVolume;
+import dev.workcell.sandbox.runtime.PreviewEndpoint;
+import dev.workcell.sandbox.runtime.SandboxDriver;
+import dev.workcell.sandbox.runtime.SandboxHardening;
+import dev.workcell.sandbox.runtime.SandboxInstance;
+import dev.workcell.sandbox.runtime.SandboxLabels;
+import dev.workcell.sandbox.runtime.SandboxNames;
+import dev.workcell.sandbox.runtime.SandboxSpec;
+import io.quarkus.logging.Log;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/** {@link SandboxDriver} on the Docker Engine API. */
+@ApplicationScoped
+public class DockerSandboxDriver implements SandboxDriver {
+
+  private final DockerClient docker;
+  private final DockerClient streams;
+  private final SandboxSettings settings;
+  private final ManagedNetwork network;
+
+  /**
+   * @param docker API calls, with a response timeout
+   * @param streams long-lived exec attachments, without one (an idle celld must not time out)
+   */
+  public DockerSandboxDriver(DockerClient docker, @Streaming DockerClient streams, SandboxSettings settings) {
+    this.docker = docker;
+    this.streams = streams;
+    this.settings = settings;
+    this.network = new ManagedNetwork(docker);
+  }
+
+  @Override
+  public Optional<SandboxInstance> find(String taskId) {
+    return call("inspect the sandbox of " + taskId, () -> inspect(SandboxNames.container(taskId)).map(DockerSandboxDriver::instance));
+  }
+
+  @Override
+  public Optional<ManagedVolume> findVolume(String taskId) {
+    return call("inspect the workspace of " + taskId, () -> {
+      try {
+        InspectVolumeResponse volume = docker.inspectVolumeCmd(SandboxNames.volume(taskId)).exec();
+        return Optional.of(new ManagedVolume(volume.getName(), volume.getLabels()));
+      } catch (NotFoundException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
+  @Override
+  public List<String> drift(SandboxInstance instance, SandboxSpec spec) {
+    return call("verify sandbox " + instance.name(), () -> {
+      Optional<InspectContainerResponse> inspect = inspect(instance.containerId());
+      if (inspect.isEmpty()) {
+        return List.of("container is gone");
+      }
+      return HardeningCheck.drift(inspect.get(), spec, SandboxNames.volume(instance.taskId()), imageId(spec.image()));
+    });
+  }
+
+  @Override
+  public SandboxInstance create(SandboxRef ref, SandboxSpec spec, String policyLabel) {
+    return call("create the sandbox of " + ref.taskId(), () -> {
+      String volume = ensureVolume(ref);
+      if (spec.network()) {
+        network.ensure(spec.networkName());
+      }
+      Map<String, String> labels = new HashMap<>(ownerLabels(ref));
+      labels.put(SandboxLabels.POLICY_HASH, spec.hash());
+      labels.put(SandboxLabels.POLICY, policyLabel);
+      String name = SandboxNames.container(ref.taskId());
+      String id;
+      try {
+        id = ContainerBlueprint.create(docker, spec, name, volume, labels).exec().getId();
+      } catch (ConflictException e) {
+        throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "container name " + name + " is already taken", e);
+      } catch (NotFoundException e) {
+        throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "sandbox image " + spec.image() + " is not available on the engine", e);
+      }
+      InspectContainerResponse created = inspect(id).orElseThrow(() ->
+          new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "container " + name + " vanished right after creation"));
+      // Read back what the engine applied: an engine that silently drops a limit must not run sandboxes.
+      List<String> drift = HardeningCheck.drift(created, spec, volume, null);
+      if (!drift.isEmpty()) {
+        removeQuietly(id);
+        throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "the engine did not apply the hardening profile: " + drift);
+      }
+      Log.infof("created sandbox %s (%s) for task %s", name, id.substring(0, 12), ref.taskId());
+      return instance(created);
+    });
+  }
+
+  @Override
+  public void start(SandboxInstance instance) {
+    run("start sandbox " + instance.name(), () -> {
+      try {
+        docker.startContainerCmd(instance.containerId()).exec();
+      } catch (NotModifiedException alreadyRunning) {
+        // another replica or an earlier attempt started it
+      }
+    });
+  }
+
+  @Override
+  public void stop(SandboxInstance instance) {
+    run("stop sandbox " + instance.name(), () -> {
+      try {
+        docker.stopContainerCmd(instance.containerId()).withTimeout(3).exec();
+      } catch (NotModifiedException | NotFoundException alreadyStopped) {
+        // nothing to stop
+      }
+    });
+  }
+
+  @Override
+  public void removeContainer(SandboxInstance instance) {
+    run("remove sandbox " + instance.name(), () -> {
+      try {
+        docker.removeContainerCmd(instance.containerId()).withForce(true).withRemoveVolumes(false).exec();
+      } catch (NotFoundException alreadyGone) {
+        // nothing to remove
+      }
+    });
+  }
+
+  @Override
+  public void removeVolume(ManagedVolume volume) {
+    run("remove workspace volume " + volume.name(), () -> {
+      try {
+        docker.removeVolumeCmd(volume.name()).exec();
+      } catch (NotFoundException alreadyGone) {
+        // nothing to remove
+      }
+    });
+  }
+
+  @Override
+  public List<SandboxInstance> listManaged() {
+    return call("list managed sandboxes", () -> docker.listContainersCmd().withShowAll(true)
+        .withLabelFilter(Map.of(SandboxLabels.MANAGED, "true", SandboxLabels.INSTANCE, settings.instance()))
+        .exec().stream().map(DockerSandboxDriver::instance).toList());
+  }
+
+  @Override
+  public List<ManagedVolume> listManagedVolumes() {
+    return call("list managed workspace volumes", () -> {
+      var response = docker.listVolumesCmd()
+          .withFilter("label", List.of(SandboxLabels.MANAGED + "=true", SandboxLabels.INSTANCE + "=" + settings.instance()))
+          .exec();
+      if (response.getVolumes() == null) {
+        return List.<ManagedVolume>of();
+      }
+      return response.getVolumes().stream().map(v -> new ManagedVolume(v.getName(), v.getLabels())).toList();
+    });
+  }
+
+  @Override
+  public ExecStream exec(SandboxInstance instance, List<String> command, ExecStream.Listener listener) {
+    return call("attach to sandbox " + instance.name(), () -> {
+      String execId = docker.execCreateCmd(instance.containerId())
+          .withCmd(command.toArray(String[]::new))
+          .withUser(SandboxHardening.USER)
+          .withWorkingDir(SandboxHardening.WORKSPACE)
+          .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
+          .exec().getId();
+      DockerExecStream stream = new DockerExecStream(listener);
+      streams.execStartCmd(execId).withDetach(false).withTty(false).withStdIn(stream.stdin()).exec(stream);
+      return stream;
+    });
+  }
+
+  @Override
+  public Optional<PreviewEndpoint> previewEndpoint(SandboxInstance instance) {
+    return call("read the preview port of " + instance.name(), () -> inspect(instance.containerId()).flatMap(inspect -> {
+      if (inspect.getNetworkSettings() == null || inspect.getNetworkSettings().getPorts() == null) {
+        return Optional.empty();
+      }
+      Ports.Binding[] bindings = inspect.getNetworkSettings().getPorts().getBindings().get(ExposedPort.tcp(settings.previewPort()));
+      if (bindings == null || bindings.length == 0 || bindings[0].getHostPortSpec() == null || bindings[0].getHostPortSpec().isBlank()) {
+        return Optional.empty();
+      }
+      return Optional.of(new PreviewEndpoint(bindings[0].getHostIp(), Integer.parseInt(bindings[0].getHostPortSpec())));
+    }));
+  }
+
+  private String ensureVolume(SandboxRef ref) {
+    String name = SandboxNames.volume(ref.taskId());
+    Map<String, String> wanted = ownerLabels(ref);
+    try {
+      InspectVolumeResponse existing = docker.inspectVolumeCmd(name).exec();
+      Map<String, String> labels = existing.getLabels() == null ? Map.of() : existing.getLabels();
+      for (Map.Entry<String, String> label : wanted.entrySet()) {
+        if (!label.getValue().equals(labels.get(label.getKey()))) {
+          throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "volume " + name + " is not labelled for this task and owner");
+        }
+      }
+      return name;
+    } catch (NotFoundException absent) {
+      docker.createVolumeCmd().withName(name).withDriver("local").withLabels(wanted).exec();
+      return name;
+    }
+  }
+
+  private Map<String, String> ownerLabels(SandboxRef ref) {
+    return Map.of(
+        SandboxLabels.MANAGED, "true",
+        SandboxLabels.TASK, ref.taskId(),
+        SandboxLabels.OWNER, ref.ownerId(),
+        SandboxLabels.INSTANCE, settings.instance());
+  }
+
+  private Optional<InspectContainerResponse> inspect(String idOrName) {
+    try {
+      InspectContainerResponse response = docker.inspectContainerCmd(idOrName).exec();
+      // Names resolve to containers by id prefix too; require the exact name or id.
+      String name = response.getName() == null ? "" : response.getName().replaceFirst("^/", "");
+      return name.equals(idOrName) || response.getId().equals(idOrName) ? Optional.of(response) : Optional.empty();
+    } catch (NotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  private String imageId(String image) {
+    try {
+      return docker.inspectImageCmd(image).exec().getId();
+    } catch (NotFoundException e) {
+      return null; // the running container keeps working; creation will report the missing image
+    }
+  }
+
+  private void removeQuietly(String id) {
+    try {
+      docker.removeContainerCmd(id).withForce(true).exec();
+    } catch (RuntimeException e) {
+      Log.warnf("could not remove refused container %s: %s", id, e.getMessage());
+    }
+  }
+
+  private static SandboxInstance instance(InspectContainerResponse inspect) {
+    String name = inspect.getName() == null ? "" : inspect.getName().replaceFirst("^/", "");
+    var state = inspect.getState();
+    String value = state != null && Boolean.TRUE.equals(state.getRunning()) ? "running"
+        : state != null && "created".equals(state.getStatus()) ? "created" : "stopped";
+    return new SandboxInstance(inspect.getId(), name, value, inspect.getConfig() == null ? Map.of() : inspect.getConfig().getLabels());
+  }
+
+  private static SandboxInstance instance(Container container) {
+    String name = container.getNames() == null || container.getNames().length == 0 ? "" : container.getNames()[0].replaceFirst("^/", "");
+    String value = "running".equals(container.getState()) ? "running" : "created".equals(container.getState()) ? "created" : "stopped";
+    return new SandboxInstance(container.getId(), name, value, container.getLabels());
+  }
+
+  private static <T> T call(String action, Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (RuntimeException e) {
+      throw DockerErrors.translate(action, e);
+    }
+  }
+
+  private static void run(String action, Runnable work) {
+    call(action, () -> {
+      work.run();
+      return null;
+    });
+  }
+}

@@ -1,0 +1,200 @@
+package dev.workcell.sandbox.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.contracts.sandbox.CommandResult;
+import dev.workcell.contracts.sandbox.FileContent;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.RunCommand;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.sandbox.runtime.SandboxNames;
+import dev.workcell.sandbox.testing.SandboxClient;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Latency of sandbox-service's NATS API against a raw {@code docker exec} of the same work, measured
+ * in one run (the baseline), plus cold start and celld's idle RSS. Not part of the default test run:
+ * bench/sandbox-latency/run.sh runs it with -Dgroups=bench and writes results.md.
+ */
+@QuarkusTest
+@Tag("bench")
+class SandboxLatencyBenchTest {
+
+  private static final int API_ITERATIONS = 200;
+  private static final int CLI_ITERATIONS = 30;
+  private static final int API_WARMUP = 20;
+  private static final int CLI_WARMUP = 3;
+  private static final int COLD_RUNS = 3;
+  private static final String CONTENT = "0123456789abcdef".repeat(256); // 4096 bytes
+
+  @Inject
+  SandboxClient sandboxes;
+
+  record Row(String operation, Stats api, Stats cli) {}
+
+  record Stats(int n, double p50, double p99) {
+    static Stats of(List<Double> millis) {
+      double[] sorted = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      return new Stats(sorted.length, percentile(sorted, 0.50), percentile(sorted, 0.99));
+    }
+
+    private static double percentile(double[] sorted, double q) {
+      return sorted[Math.max(0, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+  }
+
+  @Test
+  void measure() throws Exception {
+    SandboxRef ref = sandboxes.newTask("bench-owner");
+    List<String> cold = new ArrayList<>();
+    try {
+      sandboxes.ensure(ref);
+      String container = SandboxNames.container(ref.taskId());
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "bench-4k.txt", CONTENT, null, false), FileWritten.class);
+
+      List<Row> rows = new ArrayList<>();
+      rows.add(new Row("read_file 4 KB",
+          timeApi(() -> sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "bench-4k.txt"), FileContent.class)),
+          timeCli(() -> docker(null, "exec", container, "cat", "/workspace/bench-4k.txt"))));
+      rows.add(new Row("write_file 4 KB",
+          timeApi(() -> sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "bench-w.txt", CONTENT, null, false), FileWritten.class)),
+          timeCli(() -> docker(CONTENT, "exec", "-i", container, "sh", "-c", "cat > /workspace/bench-w-cli.txt"))));
+      rows.add(new Row("run_command true",
+          timeApi(() -> sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "true", 30), CommandResult.class)),
+          timeCli(() -> docker(null, "exec", container, "true"))));
+
+      long rssKb = celldRssKb(container);
+      double coldApi = median(coldApi(cold));
+      double coldCli = median(coldCli());
+      String report = report(rows, coldApi, coldCli, rssKb);
+      System.out.println(report);
+      Path out = Path.of(System.getProperty("bench.output", "../bench/sandbox-latency/results.md"));
+      Files.writeString(out, report, StandardCharsets.UTF_8);
+      assertThat(rssKb).isPositive();
+    } finally {
+      sandboxes.deleteQuietly(ref);
+      cold.forEach(id -> sandboxes.deleteQuietly(new SandboxRef(id, "bench-cold")));
+    }
+  }
+
+  private static Stats timeApi(Supplier<?> call) {
+    return time(call, API_WARMUP, API_ITERATIONS);
+  }
+
+  private static Stats timeCli(Supplier<?> call) {
+    return time(call, CLI_WARMUP, CLI_ITERATIONS);
+  }
+
+  private static Stats time(Supplier<?> call, int warmup, int iterations) {
+    for (int i = 0; i < warmup; i++) {
+      call.get();
+    }
+    List<Double> millis = new ArrayList<>(iterations);
+    for (int i = 0; i < iterations; i++) {
+      long start = System.nanoTime();
+      call.get();
+      millis.add((System.nanoTime() - start) / 1e6);
+    }
+    return Stats.of(millis);
+  }
+
+  /** From "no container" to the first output of a command, through the API (create, start, celld, exec). */
+  private List<Double> coldApi(List<String> created) {
+    List<Double> millis = new ArrayList<>();
+    for (int i = 0; i < COLD_RUNS; i++) {
+      SandboxRef ref = sandboxes.newTask("bench-cold");
+      created.add(ref.taskId());
+      long start = System.nanoTime();
+      CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "echo first", 30), CommandResult.class);
+      millis.add((System.nanoTime() - start) / 1e6);
+      assertThat(result.stdout()).isEqualTo("first\n");
+      sandboxes.deleteQuietly(ref);
+    }
+    return millis;
+  }
+
+  /** The same with the Docker CLI: a hardened docker run that prints once. */
+  private static List<Double> coldCli() {
+    List<Double> millis = new ArrayList<>();
+    for (int i = 0; i < COLD_RUNS; i++) {
+      long start = System.nanoTime();
+      String out = docker(null, "run", "--rm", "--user", "1000:1000", "--read-only", "--tmpfs", "/tmp:rw,nosuid,nodev,size=64m",
+          "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--init", "--memory", "2g", "--memory-swap", "2g",
+          "--network", "none", "--label", "dev.workcell.test=true", "workcell/sandbox:dev", "echo", "first");
+      millis.add((System.nanoTime() - start) / 1e6);
+      assertThat(out).isEqualTo("first\n");
+    }
+    return millis;
+  }
+
+  private static long celldRssKb(String container) {
+    String out = docker(null, "exec", container, "sh", "-c",
+        "for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" = celld ] && grep VmRSS $p/status; done; true");
+    return Arrays.stream(out.split("\n")).filter(l -> l.startsWith("VmRSS")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
+        .max().orElse(0);
+  }
+
+  private static String docker(String stdin, String... args) {
+    List<String> command = new ArrayList<>(List.of("docker"));
+    command.addAll(List.of(args));
+    try {
+      Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      if (stdin != null) {
+        process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+      }
+      process.getOutputStream().close();
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (process.waitFor() != 0) {
+        throw new IllegalStateException("docker " + String.join(" ", args) + " failed");
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static double median(List<Double> values) {
+    return Stats.of(values).p50();
+  }
+
+  private static String report(List<Row> rows, double coldApi, double coldCli, long rssKb) {
+    StringBuilder md = new StringBuilder();
+    md.append("# sandbox-latency\n\n");
+    md.append("Generated by `bench/sandbox-latency/run.sh` on ").append(Instant.now()).append(" (")
+        .append(Runtime.getRuntime().availableProcessors()).append(" CPUs). Baseline: the same work as a raw `docker exec` ")
+        .append("through the Docker CLI, measured in the same run. API = a NATS request to sandbox-service, which ")
+        .append("sends one frame to the sandbox's long-lived celld. Milliseconds.\n\n");
+    md.append("| operation | API n | API p50 | API p99 | docker exec n | docker exec p50 | docker exec p99 | p50 ratio API/docker |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (Row row : rows) {
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %d | %.2f | %.2f | %.3f |%n", row.operation(),
+          row.api().n(), row.api().p50(), row.api().p99(), row.cli().n(), row.cli().p50(), row.cli().p99(),
+          row.api().p50() / row.cli().p50()));
+    }
+    md.append(String.format(Locale.ROOT, "%n| cold start to first output (median of %d) | ms |%n|---|---:|%n", COLD_RUNS));
+    md.append(String.format(Locale.ROOT, "| API: EXEC `echo first` on a task without a container (create, verify, start, celld, exec) | %.0f |%n", coldApi));
+    md.append(String.format(Locale.ROOT, "| baseline: hardened `docker run --rm ... echo first` | %.0f |%n", coldCli));
+    md.append(String.format(Locale.ROOT, "| ratio API/baseline | %.2f |%n", coldApi / coldCli));
+    md.append(String.format(Locale.ROOT, "%ncelld idle RSS (VmRSS from /proc inside the sandbox): %d kB%n", rssKb));
+    return md.toString();
+  }
+}

@@ -1,0 +1,79 @@
+package dev.workcell.sandbox.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Bad settings are named with their WORK_* alias; good ones pass. */
+class SandboxSettingsValidatorTest {
+
+  @Test
+  void theDefaultsAreValid() {
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of()))).isEmpty();
+  }
+
+  @Test
+  void everyDnsEntryMustBeAnAddressLiteral() {
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("dns", "1.1.1.1, 2606:4700:4700::1111")))).isEmpty();
+    List<String> problems = SandboxSettingsValidator.problems(settings(Map.of("dns", "1.1.1.1,resolver.example,--dns=8.8.8.8,300.1.1.1")));
+    assertThat(problems).hasSize(3);
+    assertThat(problems).allSatisfy(p -> assertThat(p).contains("WORK_RUNTIME_DNS").contains("not an IPv4/IPv6 address literal"));
+    assertThat(String.join("\n", problems)).contains("'resolver.example'").contains("'--dns=8.8.8.8'").contains("'300.1.1.1'");
+  }
+
+  @Test
+  void malformedLimitsAreRefused() {
+    List<String> problems = SandboxSettingsValidator.problems(settings(Map.of(
+        "memory", "lots", "cpu", "-1", "pids", "0", "port", "70000", "bind", "0.0.0.0", "network", "host", "global", "0")));
+    assertThat(String.join("\n", problems))
+        .contains("WORK_MEMORY_LIMIT").contains("WORK_CPU_LIMIT").contains("WORK_PIDS_LIMIT").contains("WORK_PREVIEW_PORT")
+        .contains("WORK_PREVIEW_BIND").contains("WORK_NETWORK_NAME").contains("WORK_MAX_ACTIVE_RUNTIMES_GLOBAL");
+  }
+
+  @Test
+  void workNamesAliasTheProperties() {
+    var aliases = new WorkEnvAliases(Map.of("WORK_RUNTIME_IMAGE", "example/image:1", "WORK_CPU_LIMIT", "1.5")::get);
+    assertThat(aliases.getValue("workcell.sandbox.runtime-image")).isEqualTo("example/image:1");
+    assertThat(aliases.getValue("workcell.sandbox.cpu-limit")).isEqualTo("1.5");
+    assertThat(aliases.getValue("workcell.sandbox.memory-limit")).isNull();
+    assertThat(aliases.getPropertyNames()).containsExactlyInAnyOrder("workcell.sandbox.runtime-image", "workcell.sandbox.cpu-limit");
+    assertThat(aliases.getOrdinal()).isBetween(251, 299);
+  }
+
+  @Test
+  void quantitiesParseLikeTheDockerCli() {
+    assertThat(ResourceQuantities.memoryBytes("2g")).hasValue(2L << 30);
+    assertThat(ResourceQuantities.memoryBytes("512M")).hasValue(512L << 20);
+    assertThat(ResourceQuantities.memoryBytes("2 g")).isEmpty();
+    assertThat(ResourceQuantities.nanoCpus("1.5")).hasValue(1_500_000_000L);
+    assertThat(ResourceQuantities.nanoCpus("1e3")).isEmpty();
+  }
+
+  private static SandboxSettings settings(Map<String, String> o) {
+    return new SandboxSettings() {
+      public String runtimeImage() { return "workcell/sandbox:dev"; }
+      public long commandTimeoutMs() { return 120_000; }
+      public int maxOutputChars() { return 50_000; }
+      public String memoryLimit() { return o.getOrDefault("memory", "2g"); }
+      public String cpuLimit() { return o.getOrDefault("cpu", "2"); }
+      public long pidsLimit() { return Long.parseLong(o.getOrDefault("pids", "256")); }
+      public int previewPort() { return Integer.parseInt(o.getOrDefault("port", "4173")); }
+      public String previewBind() { return o.getOrDefault("bind", "127.0.0.1"); }
+      public String networkName() { return o.getOrDefault("network", "workcell-sandbox"); }
+      public Optional<String> runtimeDns() { return Optional.ofNullable(o.get("dns")); }
+      public long runtimeIdleTimeoutMs() { return 0; }
+      public int maxActiveRuntimesGlobal() { return Integer.parseInt(o.getOrDefault("global", "3")); }
+      public int maxActiveRuntimesPerUser() { return 2; }
+      public String tmpSize() { return "512m"; }
+      public String instance() { return "default"; }
+      public Duration safeModeRetry() { return Duration.ofSeconds(10); }
+      public Duration taskServiceTimeout() { return Duration.ofSeconds(5); }
+      public String knownTasksSubject() { return "workcell.task.tasks.known"; }
+      public String runtimeSpecSubject() { return "workcell.task.runtime.spec"; }
+    };
+  }
+}

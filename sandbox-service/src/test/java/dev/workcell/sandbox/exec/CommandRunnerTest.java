@@ -1,0 +1,80 @@
+package dev.workcell.sandbox.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.sandbox.CommandResult;
+import dev.workcell.contracts.sandbox.RunCommand;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.testing.SandboxClient;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+/** Commands through NATS and celld: exit codes, the timeout kill, the output cap, no leftovers. */
+@QuarkusTest
+class CommandRunnerTest {
+
+  @Inject
+  SandboxClient sandboxes;
+
+  private CommandResult run(SandboxRef ref, String command, int timeoutSec) {
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, timeoutSec), CommandResult.class);
+  }
+
+  @Test
+  void reportsExitCodeAndBothStreams() {
+    CommandResult result = run(sandboxes.shared(), "echo out; echo err >&2; exit 7", 10);
+    assertThat(result.exitCode()).isEqualTo(7);
+    assertThat(result.stdout()).isEqualTo("out\n");
+    assertThat(result.stderr()).isEqualTo("err\n");
+    assertThat(result.truncated()).isFalse();
+    assertThat(result.timedOut()).isFalse();
+  }
+
+  @Test
+  void theTimeoutKillsTheCommand() {
+    CommandResult result = run(sandboxes.shared(), "echo started; sleep 30; echo never", 1);
+    assertThat(result.timedOut()).isTrue();
+    assertThat(result.exitCode()).isEqualTo(128 + 15);
+    assertThat(result.stdout()).isEqualTo("started\n");
+    assertThat(result.durationMs()).isLessThan(10_000);
+  }
+
+  @Test
+  void outputBeyondTheCapKeepsHeadAndTail() {
+    CommandResult result = run(sandboxes.shared(), "echo HEAD; head -c 200000 /dev/zero | tr '\\0' a; echo; echo TAIL", 30);
+    assertThat(result.truncated()).isTrue();
+    assertThat(result.stdout()).startsWith("HEAD\n").endsWith("TAIL\n").contains("bytes truncated");
+    assertThat(result.stdout().length()).isLessThanOrEqualTo(50_000 + 200);
+  }
+
+  @Test
+  void aSetsidDetachedChildDoesNotOutliveItsCommand() {
+    SandboxRef ref = sandboxes.shared();
+    CommandResult detach = run(ref, "setsid sleep 301 >/dev/null 2>&1 < /dev/null & (nohup sleep 302 >/dev/null 2>&1 &); echo detached", 10);
+    assertThat(detach.stdout()).isEqualTo("detached\n");
+    CommandResult check = run(ref, "ps -eo args | grep -c '^sleep 30[12]' || true", 10);
+    assertThat(check.stdout().strip()).isEqualTo("0");
+  }
+
+  @Test
+  void aDeadCelldIsRestartedOnTheNextRequest() {
+    SandboxRef ref = sandboxes.shared();
+    String before = run(ref, "echo $PPID", 10).stdout().strip();
+    var killed = sandboxes.failure(SandboxSubjects.EXEC, new RunCommand(ref, "kill -KILL $PPID; sleep 5", 10));
+    assertThat(killed.code()).isIn(ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.CANCELLED);
+    String after = run(ref, "echo $PPID", 10).stdout().strip();
+    assertThat(after).isNotEmpty().isNotEqualTo(before);
+  }
+
+  @Test
+  void badArgumentsAreRefusedBeforeTheSandbox() {
+    SandboxRef ref = sandboxes.shared();
+    assertThat(sandboxes.failure(SandboxSubjects.EXEC, new RunCommand(ref, " ", 10)).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(sandboxes.failure(SandboxSubjects.EXEC, new RunCommand(ref, "true", 601)).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(sandboxes.failure(SandboxSubjects.EXEC, new RunCommand(ref, "x".repeat(20_001), 10)).code())
+        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+}

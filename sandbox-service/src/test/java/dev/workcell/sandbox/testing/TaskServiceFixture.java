@@ -1,0 +1,77 @@
+package dev.workcell.sandbox.testing;
+
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.PolicyView;
+import dev.workcell.contracts.task.RunnerApi.RuntimeSpec;
+import dev.workcell.contracts.task.RunnerApi.RuntimeSpecRequest;
+import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
+import dev.workcell.contracts.task.TaskSubjects.KnownTasksReply;
+import dev.workcell.messaging.NatsResponder;
+import dev.workcell.sandbox.config.SandboxSettings;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Stands in for task-service on the real test NATS, speaking its two request/reply shapes that
+ * sandbox-service asks: known tasks (from the tasks the tests registered, or silence to simulate an
+ * unanswering task-service) and a task's runtime spec (owner, policy, network, decommissioning).
+ * It serves them on the test profile's subjects: the same NATS carries task-service's own tests,
+ * whose real responders in queue group "task" would otherwise answer half of these questions.
+ */
+@ApplicationScoped
+public class TaskServiceFixture {
+
+  /** One task as task-service would hold it. */
+  public record Task(String ownerId, PolicyView policy, boolean networkEnabled, boolean decommissioning) {}
+
+  private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+  private volatile boolean silent;
+
+  // Before the reconciler's first pass (default priority), after the NATS connection (10).
+  void register(@Observes @Priority(20) StartupEvent event, NatsResponder responder, SandboxSettings settings) {
+    responder.serve(settings.knownTasksSubject(), ServiceName.TASK, KnownTasks.class, request -> silent
+        ? Uni.createFrom().nothing()
+        : Uni.createFrom().item(new KnownTasksReply(request.body().taskIds().stream().filter(tasks::containsKey).toList())));
+    responder.serve(settings.runtimeSpecSubject(), ServiceName.TASK, RuntimeSpecRequest.class, request -> {
+      Task task = tasks.get(request.body().taskId());
+      if (task == null) {
+        return Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "task not found"));
+      }
+      String id = request.body().taskId();
+      return Uni.createFrom().item(new RuntimeSpec(id, task.ownerId(), "workcell-task-" + id, "workcell-ws-" + id,
+          task.networkEnabled(), task.policy(), task.decommissioning()));
+    });
+  }
+
+  public void add(String taskId, String ownerId) {
+    tasks.put(taskId, new Task(ownerId, null, true, false));
+  }
+
+  /** Gives the task a named policy, as an admin would (null fields inherit the globals). */
+  public void policy(String taskId, String memory, String cpus, Integer pids, boolean network) {
+    Task task = tasks.get(taskId);
+    PolicyView policy = new PolicyView("policy-" + taskId, "test policy", null, memory, cpus, pids, null, null, network,
+        false, false, false, null, null);
+    tasks.put(taskId, new Task(task.ownerId(), policy, network, task.decommissioning()));
+  }
+
+  public void decommissioning(String taskId) {
+    Task task = tasks.get(taskId);
+    tasks.put(taskId, new Task(task.ownerId(), task.policy(), task.networkEnabled(), true));
+  }
+
+  public void remove(String taskId) {
+    tasks.remove(taskId);
+  }
+
+  public void silent(boolean value) {
+    silent = value;
+  }
+}

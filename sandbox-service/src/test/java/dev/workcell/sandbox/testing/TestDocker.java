@@ -1,0 +1,70 @@
+package dev.workcell.sandbox.testing;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Network;
+import dev.workcell.sandbox.runtime.SandboxLabels;
+import dev.workcell.sandbox.runtime.docker.DockerStreamsClient;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/** Test-side Docker access and cleanup of everything the tests create (found by label, never by name). */
+public final class TestDocker {
+
+  /** workcell.sandbox.instance of the test profile. */
+  public static final String INSTANCE = "test-sandbox-service";
+  public static final String NETWORK = "workcell-sandbox-test";
+  /** Marks resources a test creates by hand (foreign or unmanaged on purpose). */
+  public static final String TEST_LABEL = "dev.workcell.test";
+
+  private TestDocker() {}
+
+  public static DockerClient client() {
+    String host = System.getenv().getOrDefault("DOCKER_HOST", "unix:///var/run/docker.sock");
+    return DockerStreamsClient.create(host);
+  }
+
+  /** Removes every container, volume and network the tests made. */
+  public static void cleanAll() {
+    try (DockerClient docker = client()) {
+      removeContainers(docker, Map.of(SandboxLabels.INSTANCE, INSTANCE));
+      removeContainers(docker, Map.of(TEST_LABEL, "true"));
+      removeVolumes(docker, SandboxLabels.INSTANCE + "=" + INSTANCE);
+      removeVolumes(docker, TEST_LABEL + "=true");
+      for (Network network : docker.listNetworksCmd().withNameFilter(NETWORK).exec()) {
+        if (NETWORK.equals(network.getName())) {
+          docker.removeNetworkCmd(network.getId()).exec();
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void removeContainers(DockerClient docker, Map<String, String> labels) {
+    List<Container> containers = docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec();
+    for (Container container : containers) {
+      try {
+        docker.removeContainerCmd(container.getId()).withForce(true).exec();
+      } catch (NotFoundException gone) {
+        // removed meanwhile
+      }
+    }
+  }
+
+  private static void removeVolumes(DockerClient docker, String label) {
+    var volumes = docker.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes();
+    if (volumes == null) {
+      return;
+    }
+    for (var volume : volumes) {
+      try {
+        docker.removeVolumeCmd(volume.getName()).exec();
+      } catch (NotFoundException gone) {
+        // removed meanwhile
+      }
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package dev.workcell.task.access.messaging;
+
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
+import dev.workcell.contracts.task.WorkAdminApi.GetAccess;
+import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
+import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
+import dev.workcell.contracts.task.WorkAdminApi.SetRole;
+import dev.workcell.messaging.NatsResponder;
+import dev.workcell.task.access.service.AccessAdministration;
+import dev.workcell.task.audit.service.AuditQuery;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/** NATS subjects of Work access, roles, account deletion, and the audit log. */
+@ApplicationScoped
+public class AccessHandlers {
+
+  void register(@Observes StartupEvent event, NatsResponder responder, AccessAdministration admin, AuditQuery audit) {
+    responder.serve(TaskSubjects.ACCESS_GET, GetAccess.class, r -> admin.mode());
+    responder.serve(TaskSubjects.ADMIN_ACCESS_SET, SetAccess.class, r -> admin.setMode(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_ROLE_SET, SetRole.class, r -> admin.setRole(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_ACCOUNT_DELETE, DeleteAccount.class,
+        r -> admin.deleteAccount(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_AUDIT, ListAudit.class, r -> audit.page(r.actor(), r.body()));
+  }
+}

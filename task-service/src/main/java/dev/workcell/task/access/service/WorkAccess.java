@@ -1,0 +1,91 @@
+package dev.workcell.task.access.service;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.task.access.WorkSettingsEntity;
+import dev.workcell.task.support.Failures;
+import dev.workcell.task.support.Ids;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.UUID;
+
+/**
+ * Authorises every request from the envelope's actor against the database: role, status and the
+ * access mode are read fresh, so a revocation applies even to callers holding an older token.
+ * Must run inside a session.
+ */
+@ApplicationScoped
+public class WorkAccess {
+
+  private static final String QUERY = "select a.role, a.status, s.accessMode from AccountEntity a, WorkSettingsEntity s"
+      + " where a.id = ?1 and s.id = " + WorkSettingsEntity.ID;
+
+  /** Who acts, as the database knows them. */
+  public record Caller(Actor actor, UUID accountId, String role) {
+
+    public boolean admin() {
+      return "admin".equals(role);
+    }
+  }
+
+  /** An active admin, or an active user while Work is open to users. */
+  public Uni<Caller> requireWorkUser(Actor actor) {
+    return load(actor).map(caller -> {
+      if (!caller.admin() && !WorkSettingsEntity.USERS.equals(caller.mode)) {
+        throw Failures.error(ErrorCode.WORK_ACCESS_DENIED, "Work is open to admins only");
+      }
+      return caller.caller;
+    });
+  }
+
+  /** An active admin (the role in the database, not the one in the header). */
+  public Uni<Caller> requireAdmin(Actor actor) {
+    return load(actor).map(caller -> {
+      if (!caller.admin()) {
+        throw Failures.error(ErrorCode.FORBIDDEN, "only admins may do this");
+      }
+      return caller.caller;
+    });
+  }
+
+  /** Subjects that only suite services call (agent-runner, sandbox-service, terminal-service). */
+  public static void requireService(Actor actor) {
+    if (actor.role() != Actor.Role.SERVICE) {
+      throw Failures.error(ErrorCode.FORBIDDEN, "only suite services may call this");
+    }
+  }
+
+  /** Whether the given stored role may use Work under the given mode. */
+  public static boolean hasWorkAccess(String role, String status, String mode) {
+    return "active".equals(status) && ("admin".equals(role) || WorkSettingsEntity.USERS.equals(mode));
+  }
+
+  private Uni<Loaded> load(Actor actor) {
+    if (actor.role() == Actor.Role.SERVICE) {
+      return Failures.fail(ErrorCode.FORBIDDEN, "a service cannot act as a Work user");
+    }
+    UUID id = Ids.parse(actor.accountId()).orElse(null);
+    if (id == null) {
+      return Failures.fail(ErrorCode.UNAUTHENTICATED, "the acting account is not known");
+    }
+    return Panache.getSession()
+        .chain(session -> session.createSelectionQuery(QUERY, Object[].class).setParameter(1, id).getSingleResultOrNull())
+        .map(row -> {
+          if (row == null) {
+            throw Failures.error(ErrorCode.UNAUTHENTICATED, "the acting account is not known");
+          }
+          if (!"active".equals(row[1])) {
+            throw Failures.error(ErrorCode.ACCOUNT_DISABLED, "the account is disabled");
+          }
+          return new Loaded(new Caller(actor, id, (String) row[0]), (String) row[2]);
+        });
+  }
+
+  private record Loaded(Caller caller, String mode) {
+
+    boolean admin() {
+      return caller.admin();
+    }
+  }
+}

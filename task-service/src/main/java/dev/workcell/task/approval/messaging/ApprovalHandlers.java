@@ -1,0 +1,30 @@
+package dev.workcell.task.approval.messaging;
+
+import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
+import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
+import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
+import dev.workcell.contracts.task.RunnerApi.RequestApproval;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.NatsResponder;
+import dev.workcell.task.approval.service.ApprovalService;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/** NATS subjects of approvals. */
+@ApplicationScoped
+public class ApprovalHandlers {
+
+  void register(@Observes StartupEvent event, NatsResponder responder, ApprovalService approvals) {
+    responder.serve(TaskSubjects.APPROVALS, TaskRef.class, r -> approvals.list(r.actor(), r.body()));
+    responder.serve(TaskSubjects.APPROVALS_TOGGLE, SetApprovals.class, r -> approvals.toggle(r.actor(), r.body()));
+    responder.serve(TaskSubjects.APPROVAL_DECIDE, DecideApproval.class, r -> approvals.decide(r.actor(), r.body()));
+    responder.serve(TaskSubjects.APPROVAL_RULE_DELETE, DeleteApprovalRule.class,
+        r -> approvals.deleteRule(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_APPROVAL_REQUEST, RequestApproval.class,
+        r -> approvals.request(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_APPROVAL_GET, ApprovalRef.class, r -> approvals.get(r.actor(), r.body()));
+  }
+}

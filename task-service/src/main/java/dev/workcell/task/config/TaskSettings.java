@@ -1,0 +1,51 @@
+package dev.workcell.task.config;
+
+import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/**
+ * Settings of the Work data model. application.properties maps seed 004's {@code WORK_*} names onto
+ * these properties, so both spellings work from the environment.
+ */
+@ConfigMapping(prefix = "workcell.task")
+public interface TaskSettings {
+
+  /** Persistent tasks one account may own ({@code WORK_MAX_TASKS_PER_USER}). */
+  @WithDefault("100")
+  int maxTasksPerUser();
+
+  /** Persistent tasks of the whole instance ({@code WORK_MAX_TASKS_GLOBAL}). */
+  @WithDefault("500")
+  int maxTasksGlobal();
+
+  /** How long sandbox-service may take to remove a task's container and volume. */
+  @WithDefault("120s")
+  Duration sandboxDeleteTimeout();
+
+  /** How long sandbox-service may take to stop a sandbox when access is revoked. */
+  @WithDefault("60s")
+  Duration sandboxStopTimeout();
+
+  /** How long an approval waits for a decision before it expires and the action is not run. */
+  @WithDefault("5m")
+  Duration approvalTimeout();
+
+  /** The JetStream work queue new runs are put on for agent-runner; tests use a queue of their own. */
+  @WithDefault(Subjects.RUN_REQUESTS)
+  String runRequestsSubject();
+
+  /** sandbox-service's delete subject; tests point it at a fixture no real sandbox-service shares. */
+  @WithDefault(SandboxSubjects.DELETE)
+  String sandboxDeleteSubject();
+
+  /** sandbox-service's stop subject (see {@link #sandboxDeleteSubject()}). */
+  @WithDefault(SandboxSubjects.STOP)
+  String sandboxStopSubject();
+
+  /** Whether start-up fails runs left active and clears preview state (see RunRecovery). */
+  @WithDefault("true")
+  boolean recoverAtStart();
+}

@@ -1,0 +1,24 @@
+package dev.workcell.task.run;
+
+import dev.workcell.contracts.task.RunView;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+
+/** Entity → contract record. */
+public final class RunMapper {
+
+  private RunMapper() {}
+
+  public static RunView toView(RunEntity r) {
+    if (r == null) {
+      return null;
+    }
+    return new RunView(r.id.toString(), r.taskId.toString(), r.state, r.providerKind, r.providerId, r.model, r.reason,
+        r.inputTokens, r.outputTokens, r.rounds, r.toolCalls, instant(r.createdAt), instant(r.startedAt),
+        instant(r.finishedAt));
+  }
+
+  private static Instant instant(OffsetDateTime t) {
+    return t == null ? null : t.toInstant();
+  }
+}

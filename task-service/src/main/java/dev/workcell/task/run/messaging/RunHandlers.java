@@ -1,0 +1,26 @@
+package dev.workcell.task.run.messaging;
+
+import dev.workcell.contracts.task.RunnerApi.AddUsage;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.contracts.task.RunnerApi.RunTransition;
+import dev.workcell.contracts.task.TaskApi.StartRun;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.NatsResponder;
+import dev.workcell.task.run.service.RunService;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/** NATS subjects of runs: the owner's start and cancel, the runner's transitions and usage. */
+@ApplicationScoped
+public class RunHandlers {
+
+  void register(@Observes StartupEvent event, NatsResponder responder, RunService runs) {
+    responder.serve(TaskSubjects.RUN_START, StartRun.class, r -> runs.start(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUN_CANCEL, TaskRef.class, r -> runs.cancel(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_RUN, RunRef.class, r -> runs.spec(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_TRANSITION, RunTransition.class, r -> runs.transition(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_USAGE, AddUsage.class, r -> runs.usage(r.actor(), r.body()));
+  }
+}

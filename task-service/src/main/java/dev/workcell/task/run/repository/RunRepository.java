@@ -1,0 +1,42 @@
+package dev.workcell.task.run.repository;
+
+import dev.workcell.task.run.RunEntity;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+@ApplicationScoped
+public class RunRepository implements PanacheRepositoryBase<RunEntity, UUID> {
+
+  static final String ACTIVE = "('preparing', 'running')";
+
+  public Uni<RunEntity> active(UUID taskId) {
+    return find("taskId = ?1 and state in " + ACTIVE, taskId).firstResult();
+  }
+
+  public Uni<RunEntity> latest(UUID taskId) {
+    return find("taskId = ?1 order by createdAt desc", taskId).firstResult();
+  }
+
+  /** The run if it belongs to the task; null otherwise. */
+  public Uni<RunEntity> ofTask(UUID taskId, UUID runId) {
+    return find("id = ?1 and taskId = ?2", runId, taskId).firstResult();
+  }
+
+  /** Ends the task's active run, if any, with {@code state}; returns how many runs ended (0 or 1). */
+  public Uni<Integer> endActive(UUID taskId, String state, String reason, OffsetDateTime now) {
+    return update("state = ?1, reason = ?2, finishedAt = ?3 where taskId = ?4 and state in " + ACTIVE,
+        state, reason, now, taskId);
+  }
+
+  /**
+   * Moves one run if it is still in one of {@code from}: a conditional update, so a runner's
+   * transition and a user's cancel cannot overwrite each other.
+   */
+  public Uni<Integer> move(UUID runId, String from, String to, String reason, OffsetDateTime now, boolean finished) {
+    String set = finished ? "state = ?1, reason = ?2, finishedAt = ?3" : "state = ?1, reason = coalesce(?2, reason), startedAt = ?3";
+    return update(set + " where id = ?4 and state in " + from, to, reason, now, runId);
+  }
+}

@@ -1,0 +1,244 @@
+package dev.workcell.task.run.service;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.RunView;
+import dev.workcell.contracts.task.RunnerApi.AddUsage;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.contracts.task.RunnerApi.RunSpec;
+import dev.workcell.contracts.task.RunnerApi.RunTransition;
+import dev.workcell.contracts.task.TaskApi.RunCancelled;
+import dev.workcell.contracts.task.TaskApi.RunStarted;
+import dev.workcell.contracts.task.TaskApi.StartRun;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.task.access.service.WorkAccess;
+import dev.workcell.task.message.MessageEntity;
+import dev.workcell.task.message.MessageMapper;
+import dev.workcell.task.message.repository.MessageRepository;
+import dev.workcell.task.message.service.MessageLimits;
+import dev.workcell.task.policy.PolicyMapper;
+import dev.workcell.task.policy.RuntimePolicyEntity;
+import dev.workcell.task.policy.repository.PolicyRepository;
+import dev.workcell.task.run.RunEntity;
+import dev.workcell.task.run.RunMapper;
+import dev.workcell.task.run.repository.RunRepository;
+import dev.workcell.task.support.DbErrors;
+import dev.workcell.task.support.Failures;
+import dev.workcell.task.support.Ids;
+import dev.workcell.task.task.TaskEntity;
+import dev.workcell.task.task.TaskMapper;
+import dev.workcell.task.task.repository.TaskRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/**
+ * The rules of runs: one active run per task (the database's partial unique index decides races),
+ * follow-up runs on the same conversation, cancel, and the runner's state transitions. The task's
+ * state follows its latest run.
+ */
+@ApplicationScoped
+public class RunService {
+
+  /** The index that makes a second active run impossible (V3 migration). */
+  public static final String ONE_ACTIVE_RUN = "runs_one_active_per_task";
+  private static final String ACTIVE = "('preparing', 'running')";
+  private static final int REASON_MAX_CHARS = 2000;
+
+  private final WorkAccess access;
+  private final TaskRepository tasks;
+  private final RunRepository runs;
+  private final MessageRepository messages;
+  private final PolicyRepository policies;
+  private final MessageMapper messageMapper;
+  private final RunQueue queue;
+
+  public RunService(WorkAccess access, TaskRepository tasks, RunRepository runs, MessageRepository messages,
+      PolicyRepository policies, MessageMapper messageMapper, RunQueue queue) {
+    this.access = access;
+    this.tasks = tasks;
+    this.runs = runs;
+    this.messages = messages;
+    this.policies = policies;
+    this.messageMapper = messageMapper;
+    this.queue = queue;
+  }
+
+  /** A new run and its opening user message; must run in the caller's transaction. */
+  public Uni<Opened> open(TaskEntity task, String text, OffsetDateTime now) {
+    RunEntity run = new RunEntity();
+    run.id = UUID.randomUUID();
+    run.taskId = task.id;
+    run.state = RunState.PREPARING.wire();
+    run.providerKind = task.providerKind;
+    run.providerId = task.providerId;
+    run.model = task.model;
+    run.createdAt = now;
+    MessageEntity message = new MessageEntity();
+    message.taskId = task.id;
+    message.runId = run.id;
+    message.role = MessageRole.USER.wire();
+    message.content = text;
+    message.createdAt = now;
+    task.state = RunState.PREPARING.wire();
+    task.updatedAt = now;
+    // Flush the run first: that insert is where a concurrent start meets the unique index.
+    return runs.persistAndFlush(run)
+        .chain(() -> messages.persist(message))
+        .map(ignored -> new Opened(run, message));
+  }
+
+  /** What {@link #open} created. */
+  public record Opened(RunEntity run, MessageEntity message) {}
+
+  /** A follow-up run on the same conversation and workspace, queued for agent-runner once committed. */
+  public Uni<RunStarted> start(Actor actor, StartRun request) {
+    String text = MessageLimits.requireUserMessage(request.message());
+    UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
+    OffsetDateTime now = OffsetDateTime.now();
+    return Panache.withTransaction(() -> access.requireWorkUser(actor)
+            .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
+            .onItem().ifNull().failWith(Failures::taskNotFound)
+            .call(task -> task.decommissioning ? Failures.fail(ErrorCode.TASK_DECOMMISSIONING, "the task is being deleted")
+                : runs.active(task.id).onItem().ifNotNull().failWith(RunService::runActive))
+            .chain(task -> open(task, text, now)
+                .map(opened -> new RunStarted(TaskMapper.toView(task), RunMapper.toView(opened.run()),
+                    messageMapper.toView(opened.message())))))
+        .onFailure(e -> DbErrors.uniqueViolation(e, ONE_ACTIVE_RUN)).transform(e -> runActive())
+        .call(started -> queue.enqueue(actor, started.task().id(), started.run().id()));
+  }
+
+  /** Cancels the active run; the files and the conversation stay. No active run is not an error. */
+  public Uni<RunCancelled> cancel(Actor actor, TaskRef request) {
+    UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
+    OffsetDateTime now = OffsetDateTime.now();
+    return Panache.withTransaction(() -> access.requireWorkUser(actor)
+        .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
+        .onItem().ifNull().failWith(Failures::taskNotFound)
+        .chain(task -> endActive(task, RunState.CANCELLED, "cancelled by the owner", now)
+            .chain(ended -> runs.latest(task.id)
+                .map(run -> new RunCancelled(TaskMapper.toView(task), RunMapper.toView(run))))));
+  }
+
+  /**
+   * Ends the task's active run (if any) with {@code state} and lets the task follow; runs in the
+   * caller's transaction. Returns how many runs ended.
+   */
+  public Uni<Integer> endActive(TaskEntity task, RunState state, String reason, OffsetDateTime now) {
+    return runs.endActive(task.id, state.wire(), reason, now).invoke(ended -> {
+      if (ended > 0 || isActive(task.state)) {
+        task.state = state.wire();
+        task.lastFinishedAt = now;
+        task.updatedAt = now;
+      }
+    });
+  }
+
+  /** The runner moves a run; a run that already ended cannot move again. */
+  public Uni<RunView> transition(Actor actor, RunTransition request) {
+    WorkAccess.requireService(actor);
+    RunState to;
+    try {
+      to = RunState.fromWire(request.state());
+    } catch (RuntimeException e) {
+      throw Failures.invalid("state must be running, completed, needs_input, failed or cancelled");
+    }
+    if (to == RunState.PREPARING) {
+      throw Failures.invalid("a run cannot move back to preparing");
+    }
+    String reason = bound(request.reason());
+    OffsetDateTime now = OffsetDateTime.now();
+    return Panache.withTransaction(() -> runOf(request.taskId(), request.runId()).chain(run -> {
+      if (run.state.equals(to.wire())) {
+        return Uni.createFrom().item(RunMapper.toView(run));
+      }
+      String from = to == RunState.RUNNING ? "('preparing')" : ACTIVE;
+      return runs.move(run.id, from, to.wire(), reason, now, !to.active())
+          .chain(moved -> moved == 0
+              ? Failures.<Integer>fail(ErrorCode.CONFLICT, "the run is " + run.state + " and cannot become " + to.wire())
+              : tasks.update(to.active() ? "state = ?1, updatedAt = ?2 where id = ?3"
+                  : "state = ?1, updatedAt = ?2, lastFinishedAt = ?2 where id = ?3", to.wire(), now, run.taskId))
+          .chain(() -> detached(run))
+          .map(detached -> {
+            detached.state = to.wire();
+            if (to.active()) {
+              detached.startedAt = now;
+              detached.reason = reason == null ? detached.reason : reason;
+            } else {
+              detached.finishedAt = now;
+              detached.reason = reason;
+            }
+            return RunMapper.toView(detached);
+          });
+    }));
+  }
+
+  /** Adds the runner's usage deltas to the run. */
+  public Uni<RunView> usage(Actor actor, AddUsage request) {
+    WorkAccess.requireService(actor);
+    if (request.inputTokens() < 0 || request.outputTokens() < 0 || request.rounds() < 0 || request.toolCalls() < 0) {
+      throw Failures.invalid("usage deltas cannot be negative");
+    }
+    return Panache.withTransaction(() -> runOf(request.taskId(), request.runId())
+        .call(run -> runs.update("inputTokens = inputTokens + ?1, outputTokens = outputTokens + ?2,"
+                + " rounds = rounds + ?3, toolCalls = toolCalls + ?4 where id = ?5",
+            request.inputTokens(), request.outputTokens(), request.rounds(), request.toolCalls(), run.id))
+        // The row was locked by the update, so the values read before plus the deltas are current.
+        .chain(this::detached)
+        .map(run -> {
+          run.inputTokens += request.inputTokens();
+          run.outputTokens += request.outputTokens();
+          run.rounds += request.rounds();
+          run.toolCalls += request.toolCalls();
+          return RunMapper.toView(run);
+        }));
+  }
+
+  /** Everything the runner needs to drive a run. */
+  public Uni<RunSpec> spec(Actor actor, RunRef request) {
+    WorkAccess.requireService(actor);
+    return Panache.withSession(() -> runOf(request.taskId(), request.runId())
+        .chain(run -> tasks.findById(run.taskId).chain(task -> policyOf(task)
+            .map(policy -> new RunSpec(RunMapper.toView(run), TaskMapper.toView(task), PolicyMapper.toView(policy),
+                task.approvalsEnabled || (policy != null && policy.requireApproval))))));
+  }
+
+  /** The run if it belongs to the task (both ids checked); not_found otherwise. */
+  public Uni<RunEntity> runOf(String taskId, String runId) {
+    UUID task = Ids.parse(taskId).orElse(null);
+    UUID run = Ids.parse(runId).orElse(null);
+    if (task == null || run == null) {
+      return Failures.fail(ErrorCode.NOT_FOUND, "no such run");
+    }
+    return runs.ofTask(task, run).onItem().ifNull()
+        .failWith(() -> Failures.error(ErrorCode.NOT_FOUND, "no such run"));
+  }
+
+  private Uni<RuntimePolicyEntity> policyOf(TaskEntity task) {
+    return task.policyId == null ? Uni.createFrom().nullItem() : policies.findById(task.policyId);
+  }
+
+  /** The entity out of the session, so mirroring a bulk update on it writes nothing more. */
+  private Uni<RunEntity> detached(RunEntity run) {
+    return Panache.getSession().invoke(session -> session.detach(run)).replaceWith(run);
+  }
+
+  private static boolean isActive(String state) {
+    return RunState.PREPARING.wire().equals(state) || RunState.RUNNING.wire().equals(state);
+  }
+
+  private static String bound(String reason) {
+    if (reason == null || reason.isBlank()) {
+      return null;
+    }
+    return reason.length() > REASON_MAX_CHARS ? reason.substring(0, REASON_MAX_CHARS) : reason;
+  }
+
+  private static Throwable runActive() {
+    return Failures.error(ErrorCode.RUN_ACTIVE, "the task already has an active run");
+  }
+}

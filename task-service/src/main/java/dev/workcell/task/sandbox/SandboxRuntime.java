@@ -1,0 +1,54 @@
+package dev.workcell.task.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.config.TaskSettings;
+import dev.workcell.task.support.ReactiveContext;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * task-service's only view of the runtime: it asks sandbox-service (the one holder of Docker and
+ * Kubernetes credentials) to stop or remove a task's sandbox. task-service authorised the caller
+ * already, so it asks as itself.
+ */
+@ApplicationScoped
+public class SandboxRuntime {
+
+  private static final Actor SELF = Actor.service(ServiceName.TASK);
+
+  private final NatsRequester requester;
+  private final TaskSettings settings;
+
+  public SandboxRuntime(NatsRequester requester, TaskSettings settings) {
+    this.requester = requester;
+    this.settings = settings;
+  }
+
+  /** Removes container and volume; succeeds only once both are gone (absent counts as gone). */
+  public Uni<Void> delete(UUID taskId, UUID ownerId) {
+    return call(settings.sandboxDeleteSubject(), taskId, ownerId, settings.sandboxDeleteTimeout());
+  }
+
+  /** Stops the container; the volume stays. */
+  public Uni<Void> stop(UUID taskId, UUID ownerId) {
+    return call(settings.sandboxStopSubject(), taskId, ownerId, settings.sandboxStopTimeout());
+  }
+
+  private Uni<Void> call(String subject, UUID taskId, UUID ownerId, Duration deadline) {
+    Uni<Void> reply = requester
+        .request(subject, new SandboxRef(taskId.toString(), ownerId.toString()), JsonNode.class, SELF, deadline)
+        .replaceWithVoid()
+        // Only success matters (any JSON body, even null, decodes as a JsonNode); a sandbox that
+        // never existed is already gone.
+        .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.NOT_FOUND).recoverWithNull();
+    return ReactiveContext.backOnContext(reply);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.workcell.task.task.service;
+
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.task.config.TaskSettings;
+import dev.workcell.task.support.Failures;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.UUID;
+import org.hibernate.reactive.mutiny.Mutiny;
+
+/**
+ * The task caps, checked at the start of the create transaction. One account's creates serialize
+ * on an advisory lock, so WORK_MAX_TASKS_PER_USER is exact. Far below WORK_MAX_TASKS_GLOBAL
+ * creates of different accounts run in parallel (a shared counter row would make every create
+ * wait for the previous one's commit); within {@link #GLOBAL_MARGIN} of it they serialize on a
+ * global lock too. The margin exceeds the database connections all replicas can use for creates
+ * at once, so the global cap stays exact as well.
+ */
+@ApplicationScoped
+public class TaskCaps {
+
+  /** Free global slots below which creates take the global lock. */
+  static final int GLOBAL_MARGIN = 64;
+  /** Advisory lock namespace of task creation ("WCTK"). */
+  private static final int LOCKS = 0x5743544B;
+
+  private final TaskSettings settings;
+
+  public TaskCaps(TaskSettings settings) {
+    this.settings = settings;
+  }
+
+  /** Fails too_many_tasks (429) when a cap is reached; must run in the create transaction. */
+  public Uni<Void> admit(UUID ownerId) {
+    return Panache.getSession().chain(session -> lock(session, ownerId.toString())
+        .chain(() -> counts(session, ownerId, settings.maxTasksGlobal()))
+        .chain(counts -> {
+          if (counts[0] >= settings.maxTasksPerUser()) {
+            return Failures.<Void>fail(ErrorCode.TOO_MANY_TASKS,
+                "an account may own at most " + settings.maxTasksPerUser() + " tasks (WORK_MAX_TASKS_PER_USER)");
+          }
+          if (counts[1] < settings.maxTasksGlobal() - GLOBAL_MARGIN) {
+            return Uni.createFrom().voidItem();
+          }
+          return lock(session, "global")
+              .chain(() -> counts(session, ownerId, settings.maxTasksGlobal()))
+              .chain(recount -> recount[1] < settings.maxTasksGlobal() ? Uni.createFrom().voidItem()
+                  : Failures.<Void>fail(ErrorCode.TOO_MANY_TASKS,
+                      "this instance holds at most " + settings.maxTasksGlobal() + " tasks (WORK_MAX_TASKS_GLOBAL)"));
+        }));
+  }
+
+  /** A transaction-scoped advisory lock; its own statement, so the next count sees what the holder committed. */
+  private static Uni<Void> lock(Mutiny.Session session, String key) {
+    return session.createNativeQuery("select 1 from (select pg_advisory_xact_lock(?1, hashtext(?2))) l")
+        .setParameter(1, LOCKS).setParameter(2, key).getResultList().replaceWithVoid();
+  }
+
+  /** The owner's tasks and the instance's, the latter counted no further than the cap. */
+  private static Uni<long[]> counts(Mutiny.Session session, UUID ownerId, int globalCap) {
+    return session.<Object[]>createNativeQuery("select (select count(*) from tasks where owner_id = ?1),"
+            + " (select count(*) from (select 1 from tasks limit ?2) t)")
+        .setParameter(1, ownerId).setParameter(2, globalCap).getSingleResult()
+        .map(row -> new long[] {((Number) row[0]).longValue(), ((Number) row[1]).longValue()});
+  }
+}

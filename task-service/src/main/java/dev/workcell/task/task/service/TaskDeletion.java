@@ -1,0 +1,91 @@
+package dev.workcell.task.task.service;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.TaskApi.TaskDeleted;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.task.access.service.WorkAccess;
+import dev.workcell.task.audit.service.AuditLog;
+import dev.workcell.task.run.service.RunService;
+import dev.workcell.task.sandbox.SandboxRuntime;
+import dev.workcell.task.support.Failures;
+import dev.workcell.task.support.Ids;
+import dev.workcell.task.task.TaskEntity;
+import dev.workcell.task.task.repository.TaskRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Deleting a task, in order: mark it decommissioning (no new mutation starts), cancel its run, ask
+ * sandbox-service to remove container and volume, and only then delete the rows (the database
+ * cascades runs, messages and the rest). When the runtime clean-up fails the record stays,
+ * still decommissioning and with the reason, so an operator can repair the runtime and retry;
+ * metadata is never dropped while a sandbox or volume might be left behind.
+ */
+@ApplicationScoped
+public class TaskDeletion {
+
+  private final WorkAccess access;
+  private final TaskRepository tasks;
+  private final RunService runs;
+  private final SandboxRuntime sandboxes;
+  private final AuditLog audit;
+
+  public TaskDeletion(WorkAccess access, TaskRepository tasks, RunService runs, SandboxRuntime sandboxes,
+      AuditLog audit) {
+    this.access = access;
+    this.tasks = tasks;
+    this.runs = runs;
+    this.sandboxes = sandboxes;
+    this.audit = audit;
+  }
+
+  /** The owner deletes one of their tasks; a retry after a failed clean-up takes the same path. */
+  public Uni<TaskDeleted> delete(Actor actor, TaskRef request) {
+    UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
+    return Panache.withTransaction(() -> access.requireWorkUser(actor)
+            .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
+            .onItem().ifNull().failWith(Failures::taskNotFound)
+            .chain(task -> decommission(actor, task)))
+        .chain(owner -> remove(actor, taskId, owner))
+        .replaceWith(new TaskDeleted(taskId.toString()));
+  }
+
+  /**
+   * Marks the task decommissioning and cancels its run; runs in the caller's transaction and
+   * returns the owner, which sandbox-service checks against its labels.
+   */
+  public Uni<UUID> decommission(Actor actor, TaskEntity task) {
+    OffsetDateTime now = OffsetDateTime.now();
+    task.decommissioning = true;
+    task.decommissionError = null;
+    task.updatedAt = now;
+    return runs.endActive(task, RunState.CANCELLED, "the task is being deleted", now)
+        .call(() -> audit.record(actor, "task.delete.start", task.id, Map.of("title", task.title)))
+        .replaceWith(task.ownerId);
+  }
+
+  /** Removes the runtime, then the rows; on a runtime failure records why and passes the error on. */
+  public Uni<Void> remove(Actor actor, UUID taskId, UUID ownerId) {
+    return sandboxes.delete(taskId, ownerId)
+        .onFailure().call(failure -> Panache.withTransaction(() -> recordFailure(actor, taskId, failure)))
+        .chain(() -> Panache.withTransaction(() -> tasks.delete("id", taskId)
+            .call(deleted -> deleted == 0 ? Uni.createFrom().voidItem()
+                : audit.record(actor, "task.delete", taskId, Map.of("ownerId", ownerId.toString())))))
+        .replaceWithVoid();
+  }
+
+  private Uni<Void> recordFailure(Actor actor, UUID taskId, Throwable failure) {
+    String code = failure instanceof WorkcellException e ? e.code().code() : "internal";
+    String reason = "runtime clean-up failed (" + code + "): " + failure.getMessage();
+    String stored = reason.length() > 2000 ? reason.substring(0, 2000) : reason;
+    return tasks.update("decommissionError = ?1, updatedAt = ?2 where id = ?3", stored, OffsetDateTime.now(), taskId)
+        .call(() -> audit.record(actor, "task.delete.fail", taskId, Map.of("code", code, "reason", stored)))
+        .replaceWithVoid();
+  }
+}

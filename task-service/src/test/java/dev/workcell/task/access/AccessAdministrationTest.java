@@ -1,0 +1,156 @@
+package dev.workcell.task.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.account.Account;
+import dev.workcell.contracts.account.GetAccount;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.TaskApi.ListTasks;
+import dev.workcell.contracts.task.TaskApi.TaskCreated;
+import dev.workcell.contracts.task.TaskApi.TaskDetail;
+import dev.workcell.contracts.task.TaskApi.TaskList;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
+import dev.workcell.contracts.task.WorkAdminApi.AccessMode;
+import dev.workcell.contracts.task.WorkAdminApi.AccountDeleted;
+import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
+import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
+import dev.workcell.contracts.task.WorkAdminApi.GetAccess;
+import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
+import dev.workcell.contracts.task.WorkAdminApi.RoleChanged;
+import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
+import dev.workcell.contracts.task.WorkAdminApi.SetRole;
+import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.SandboxFixture;
+import dev.workcell.task.support.Sql;
+import dev.workcell.task.support.WorkClient;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class AccessAdministrationTest {
+
+  @Inject
+  NatsRequester nats;
+
+  @Inject
+  SandboxFixture sandbox;
+
+  @Inject
+  Sql sql;
+
+  WorkClient work;
+  Actor admin;
+
+  @BeforeEach
+  void setUp() {
+    work = new WorkClient(nats);
+    admin = work.admin();
+  }
+
+  @Test
+  void closingWorkStoresTheRevocationThenPausesUsersTasks() {
+    setMode("users");
+    Actor user = work.account(Actor.Role.USER);
+    TaskCreated running = work.createTask(user);
+    work.move(running.task().id(), running.run().id(), "running");
+    String adminTask = work.createTask(admin).task().id();
+
+    AccessChanged closed = setMode("admins");
+
+    assertThat(closed.pausedTasks()).isGreaterThanOrEqualTo(1);
+    assertThat(closed.cancelledRuns()).isGreaterThanOrEqualTo(1);
+    assertThat(sandbox.stopped(running.task().id())).isTrue();
+    assertThat(sandbox.stopped(adminTask)).isFalse();
+    assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), user)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
+    assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), AccessMode.class, user).mode()).isEqualTo("admins");
+    setMode("users");
+    TaskDetail paused = work.call(TaskSubjects.GET, new TaskRef(running.task().id()), TaskDetail.class, user);
+    assertThat(paused.latestRun().state()).isEqualTo("cancelled");
+    assertThat(paused.latestRun().reason()).isEqualTo("Work access was revoked");
+  }
+
+  @Test
+  void aFailedStopStillLeavesTheRevocationInPlace() {
+    setMode("users");
+    Actor user = work.account(Actor.Role.USER);
+    String taskId = work.createTask(user).task().id();
+    sandbox.failFor(taskId);
+    try {
+      assertThat(work.failure(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("admins"), admin))
+          .isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
+      assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), AccessMode.class, admin).mode()).isEqualTo("admins");
+      assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), user)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
+    } finally {
+      sandbox.succeedFor(taskId);
+    }
+  }
+
+  @Test
+  void demotedAdminLosesAccessAndTheirRunsAreCancelled() {
+    setMode("admins");
+    Actor demoted = work.admin();
+    TaskCreated created = work.createTask(demoted);
+
+    RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"),
+        RoleChanged.class, admin);
+
+    assertThat(changed.account().role()).isEqualTo(Actor.Role.USER);
+    assertThat(changed.cancelledRuns()).isEqualTo(1);
+    assertThat(sandbox.stopped(created.task().id())).isTrue();
+    // The old header still says admin; the database decides.
+    assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), demoted)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
+    assertThat(auditActions()).contains("account.role");
+  }
+
+  @Test
+  void deletingAUserRemovesTheirTasksFirstAndKeepsTheUserWhenThatFails() {
+    Actor doomed = work.admin();
+    String first = work.createTask(doomed).task().id();
+    String second = work.createTask(doomed).task().id();
+    sandbox.failFor(second);
+
+    assertThat(work.failure(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), admin))
+        .isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
+    assertThat(work.call(Subjects.ACCOUNT_GET, new GetAccount(doomed.accountId()), Account.class, admin).id())
+        .isEqualTo(doomed.accountId());
+    assertThat(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, doomed).tasks()).isNotEmpty();
+
+    sandbox.succeedFor(second);
+    AccountDeleted deleted = work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()),
+        AccountDeleted.class, admin);
+
+    assertThat(deleted.deletedTasks()).isGreaterThanOrEqualTo(1);
+    assertThat(sandbox.deleted(first)).isTrue();
+    assertThat(sandbox.deleted(second)).isTrue();
+    assertThat(work.failure(Subjects.ACCOUNT_GET, new GetAccount(doomed.accountId()), admin)).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(auditActions()).contains("account.delete");
+  }
+
+  @Test
+  void onlyAdminsChangeAccessAndTheAuditLogIsAppendOnly() {
+    Actor user = work.account(Actor.Role.USER);
+    assertThat(work.failure(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("users"), user)).isEqualTo(ErrorCode.FORBIDDEN);
+    setMode("users");
+
+    assertThatThrownBy(() -> sql.update("update audit_log set action = 'rewritten'")).hasStackTraceContaining("append-only");
+    assertThatThrownBy(() -> sql.update("delete from audit_log")).hasStackTraceContaining("append-only");
+    assertThatThrownBy(() -> sql.update("truncate audit_log")).hasStackTraceContaining("append-only");
+    assertThat(auditActions()).contains("access.mode");
+  }
+
+  private AccessChanged setMode(String mode) {
+    return work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess(mode), AccessChanged.class, admin);
+  }
+
+  private java.util.List<String> auditActions() {
+    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(null, null, 200), AuditPage.class, admin).entries().stream()
+        .map(e -> e.action()).toList();
+  }
+}

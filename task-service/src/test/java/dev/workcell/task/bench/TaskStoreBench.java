@@ -1,0 +1,194 @@
+package dev.workcell.task.bench;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.ping.Ping;
+import dev.workcell.contracts.ping.Pong;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunnerApi.AppendMessage;
+import dev.workcell.contracts.task.TaskApi.MessagePage;
+import dev.workcell.contracts.task.TaskApi.PageMessages;
+import dev.workcell.contracts.task.TaskApi.TaskCreated;
+import dev.workcell.contracts.task.TaskApi.TaskDeleted;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.WorkClient;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The task store under load, measured over NATS exactly as the gateway and the runner use it:
+ * 20 concurrent clients, each with its own account. A NATS ping to task-service in the same run is
+ * the baseline, so results read as ratios. Run by bench/task-store/run.sh, never by a test run.
+ */
+@Tag("bench")
+@QuarkusTest
+class TaskStoreBench {
+
+  private static final int CLIENTS = Integer.getInteger("bench.clients", 20);
+  private static final int CREATES_PER_CLIENT = 50;
+  private static final int APPENDS_PER_CLIENT = 200;
+  private static final int PAGES_PER_CLIENT = 100;
+  private static final double GOAL_P99_MS = 15.0;
+
+  @Inject
+  NatsRequester nats;
+
+  @Test
+  void measure() throws Exception {
+    WorkClient work = new WorkClient(nats);
+    List<Client> clients = new ArrayList<>();
+    // One client more than the loaded runs use: the single-client run has its own account (task cap).
+    for (int i = 0; i <= CLIENTS; i++) {
+      Actor owner = work.admin();
+      TaskCreated paged = work.createTask(owner, "page source");
+      for (int m = 0; m < 210; m++) {
+        work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(paged.task().id(), paged.run().id(), "assistant",
+            "x".repeat(500) + m, null, null), MessageView.class, WorkClient.RUNNER);
+      }
+      clients.add(new Client(owner, paged, work.createTask(owner, "append target"), new ArrayList<>()));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+    try {
+      String loadBefore = loadAverage();
+      List<Client> loadedClients = clients.subList(0, CLIENTS);
+      suite(work, pool, loadedClients, 5); // warm-up: JIT, connection pools
+      List<Row> single = suite(work, pool, clients.subList(CLIENTS, CLIENTS + 1), 1);
+      List<Row> loaded = suite(work, pool, loadedClients, 1);
+      report(loaded, single, loadBefore + " before, " + loadAverage() + " after");
+    } finally {
+      pool.shutdownNow();
+      // Leave the database as the bench found it: later runs count tasks against the caps.
+      for (Client client : clients) {
+        List<String> ids = new ArrayList<>(client.created);
+        ids.add(client.paged.task().id());
+        ids.add(client.appendTarget.task().id());
+        for (String id : ids) {
+          work.call(TaskSubjects.DELETE, new TaskRef(id), TaskDeleted.class, client.owner);
+        }
+      }
+    }
+  }
+
+  /** Every operation with the given clients; {@code scale} divides the call counts (warm-up). */
+  private static List<Row> suite(WorkClient work, ExecutorService pool, List<Client> clients, int scale)
+      throws Exception {
+    Actor pinger = Actor.service(ServiceName.GATEWAY);
+    List<Row> rows = new ArrayList<>();
+    rows.add(new Row("NATS ping to task-service (baseline)", run(pool, clients, PAGES_PER_CLIENT / scale,
+        c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), Pong.class, pinger))));
+    rows.add(new Row("create task + first run", run(pool, clients, CREATES_PER_CLIENT / scale,
+        c -> c.created.add(work.createTask(c.owner, "bench task").task().id()))));
+    rows.add(new Row("append message (runner)", run(pool, clients, APPENDS_PER_CLIENT / scale,
+        c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
+            c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null), MessageView.class,
+            WorkClient.RUNNER))));
+    rows.add(new Row("read a 200-message page", run(pool, clients, PAGES_PER_CLIENT / scale, c -> {
+      MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200),
+          MessagePage.class, c.owner);
+      if (page.messages().size() != 200) {
+        throw new IllegalStateException("page of " + page.messages().size());
+      }
+      return page;
+    })));
+    return rows;
+  }
+
+  /** Each of the clients runs {@code perClient} calls back to back; returns every latency in ms. */
+  private static double[] run(ExecutorService pool, List<Client> clients, int perClient, Call call) throws Exception {
+    List<Future<double[]>> futures = new ArrayList<>();
+    for (Client client : clients) {
+      Callable<double[]> task = () -> {
+        double[] latencies = new double[perClient];
+        for (int i = 0; i < perClient; i++) {
+          long start = System.nanoTime();
+          call.apply(client);
+          latencies[i] = (System.nanoTime() - start) / 1_000_000.0;
+        }
+        return latencies;
+      };
+      futures.add(pool.submit(task));
+    }
+    List<Double> all = new ArrayList<>();
+    for (Future<double[]> future : futures) {
+      for (double latency : future.get()) {
+        all.add(latency);
+      }
+    }
+    return all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+  }
+
+  private static void report(List<Row> loaded, List<Row> single, String load) throws IOException {
+    String text = "# task-store bench\n\n"
+        + "Measured " + Instant.now() + " by `bench/task-store/run.sh` against task-service on the test PostgreSQL"
+        + " and nats-server of the same machine. Latency is request to reply as the caller sees it, over NATS."
+        + " The ping row is the baseline measured in the same run; ratios are against its p99.\n\n"
+        + "## " + CLIENTS + " concurrent clients (one account each)\n\n" + table(loaded)
+        + "\n## 1 client (service time without queueing)\n\n" + table(single)
+        + "\nPages hold 200 messages of about 500 bytes. Java " + Runtime.version() + ", "
+        + Runtime.getRuntime().availableProcessors() + " CPUs; the clients run in the service's JVM. Machine load"
+        + " average (1 min): " + load + ". Every write commits with fsync (synchronous_commit on).\n";
+    System.out.println("\n" + text);
+    Path out = Path.of(System.getProperty("bench.results", "../bench/task-store/results.md"));
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, text);
+  }
+
+  /** Other work on the machine skews every number here, so the report says how busy it was. */
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  private static String table(List<Row> rows) {
+    Row baseline = rows.get(0);
+    StringBuilder table = new StringBuilder();
+    table.append("| operation | calls | p50 ms | p99 ms | p99 / baseline p99 | goal p99 ≤ 15 ms |\n");
+    table.append("|---|---:|---:|---:|---:|---|\n");
+    for (Row row : rows) {
+      table.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.1f× | %s |%n", row.name, row.latencies.length,
+          row.p(50), row.p(99), row.p(99) / baseline.p(99),
+          row == baseline ? "—" : row.p(99) <= GOAL_P99_MS ? "met" : "missed"));
+    }
+    return table.toString();
+  }
+
+  @FunctionalInterface
+  private interface Call {
+    Object apply(Client client) throws Exception;
+  }
+
+  private record Client(Actor owner, TaskCreated paged, TaskCreated appendTarget, List<String> created) {}
+
+  private record Row(String name, double[] latencies) {
+
+    double p(int percentile) {
+      int index = (int) Math.ceil(percentile / 100.0 * latencies.length) - 1;
+      return latencies[Math.max(0, Math.min(index, latencies.length - 1))];
+    }
+
+    @Override
+    public String toString() {
+      return name + Arrays.toString(latencies);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.workcell.task.message;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.TaskApi.CreateTask;
+import dev.workcell.contracts.task.TaskApi.PostMessage;
+import dev.workcell.contracts.task.TaskApi.StartRun;
+import dev.workcell.contracts.task.TaskApi.TaskCreated;
+import dev.workcell.contracts.task.TaskApi.UpdateTask;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.WorkClient;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class MessageLimitsTest {
+
+  @Inject
+  NatsRequester nats;
+
+  WorkClient work;
+  Actor owner;
+
+  @BeforeEach
+  void setUp() {
+    work = new WorkClient(nats);
+    owner = work.admin();
+  }
+
+  @Test
+  void messageOf65537CharactersIsRefusedAnd65536Accepted() {
+    assertThat(work.failure(TaskSubjects.CREATE, create("a".repeat(65_537)), owner)).isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
+
+    TaskCreated created = work.call(TaskSubjects.CREATE, create("a".repeat(65_536)), TaskCreated.class, owner);
+
+    assertThat(created.message().content()).hasSize(65_536);
+    String taskId = created.task().id();
+    assertThat(work.call(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "b".repeat(65_536)), MessageView.class,
+        owner).content()).hasSize(65_536);
+    assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "b".repeat(65_537)), owner))
+        .isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
+    work.move(taskId, created.run().id(), "completed");
+    assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(taskId, "c".repeat(65_537)), owner))
+        .isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
+  }
+
+  @Test
+  void multiByteCharactersCountAsBytes() {
+    // é is 1 character and 2 UTF-8 bytes, € 3 bytes, 😀 2 UTF-16 units and 4 bytes: each refused
+    // message below has far fewer than 65,536 characters but 65,537 or more bytes.
+    assertThat(work.failure(TaskSubjects.CREATE, create("é".repeat(32_769)), owner)).isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
+    assertThat(work.failure(TaskSubjects.CREATE, create("😀".repeat(16_385)), owner)).isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
+    assertThat(work.failure(TaskSubjects.CREATE, create("ab" + "€".repeat(21_845)), owner))
+        .isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
+
+    assertThat(work.call(TaskSubjects.CREATE, create("é".repeat(32_768)), TaskCreated.class, owner).message().content())
+        .hasSize(32_768);
+    assertThat(work.call(TaskSubjects.CREATE, create("😀".repeat(16_384)), TaskCreated.class, owner).message().content())
+        .isEqualTo("😀".repeat(16_384));
+  }
+
+  @Test
+  void modelAndProviderIdsHaveTheirOwnCodes() {
+    assertThat(work.failure(TaskSubjects.CREATE,
+        new CreateTask(null, "hi", "openai", "p", "m".repeat(501), null), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
+    assertThat(work.failure(TaskSubjects.CREATE,
+        new CreateTask(null, "hi", "openai", "p", "é".repeat(251), null), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
+    assertThat(work.failure(TaskSubjects.CREATE,
+        new CreateTask(null, "hi", "openai", "p".repeat(201), "m", null), owner)).isEqualTo(ErrorCode.PROVIDER_ID_TOO_LONG);
+    assertThat(work.failure(TaskSubjects.CREATE,
+        new CreateTask(null, "hi", "bard", "p", "m", null), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
+    TaskCreated created = work.call(TaskSubjects.CREATE,
+        new CreateTask(null, "hi", "openai", "p".repeat(200), "m".repeat(500), null), TaskCreated.class, owner);
+    assertThat(created.run().model()).hasSize(500);
+    assertThat(work.failure(TaskSubjects.UPDATE,
+        new UpdateTask(created.task().id(), null, null, null, "x".repeat(501)), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
+  }
+
+  private static CreateTask create(String message) {
+    return new CreateTask("limits", message, "ollama", "ollama", "qwen3:8b", null);
+  }
+}

@@ -1,0 +1,175 @@
+package dev.workcell.task.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunView;
+import dev.workcell.contracts.task.TaskApi.MessagePage;
+import dev.workcell.contracts.task.TaskApi.PageMessages;
+import dev.workcell.contracts.task.TaskApi.PostMessage;
+import dev.workcell.contracts.task.TaskApi.RunCancelled;
+import dev.workcell.contracts.task.TaskApi.RunStarted;
+import dev.workcell.contracts.task.TaskApi.StartRun;
+import dev.workcell.contracts.task.TaskApi.TaskCreated;
+import dev.workcell.contracts.task.TaskApi.TaskDetail;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.RunQueueFixture;
+import dev.workcell.task.support.Sql;
+import dev.workcell.task.support.WorkClient;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class RunConcurrencyTest {
+
+  @Inject
+  NatsRequester nats;
+
+  @Inject
+  Sql sql;
+
+  @Inject
+  RunQueueFixture runQueue;
+
+  WorkClient work;
+  Actor owner;
+
+  @BeforeEach
+  void setUp() {
+    work = new WorkClient(nats);
+    owner = work.admin();
+  }
+
+  @Test
+  void twentyConcurrentStartsLeaveExactlyOneActiveRun() {
+    TaskCreated created = work.createTask(owner);
+    String taskId = created.task().id();
+    work.move(taskId, created.run().id(), "completed");
+
+    List<Uni<Object>> starts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      starts.add(nats.request(TaskSubjects.RUN_START, new StartRun(taskId, "attempt " + i), RunStarted.class, owner,
+              Duration.ofSeconds(30))
+          .map(started -> (Object) started)
+          .onFailure().recoverWithItem(failure -> failure));
+    }
+    List<Object> outcomes = Uni.join().all(starts).andCollectFailures().await().atMost(Duration.ofSeconds(60));
+
+    List<RunStarted> won = outcomes.stream().filter(RunStarted.class::isInstance).map(RunStarted.class::cast).toList();
+    List<Object> lost = outcomes.stream().filter(o -> !(o instanceof RunStarted)).toList();
+    assertThat(won).hasSize(1);
+    assertThat(lost).hasSize(19).allSatisfy(failure -> assertThat(failure)
+        .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.RUN_ACTIVE)));
+    assertThat(sql.list("select count(*) from runs where task_id = ?1 and state in ('preparing', 'running')",
+        Long.class, UUID.fromString(taskId))).containsExactly(1L);
+  }
+
+  @Test
+  void databaseRefusesASecondActiveRunWrittenAroundTheService() {
+    TaskCreated created = work.createTask(owner);
+    UUID taskId = UUID.fromString(created.task().id());
+
+    Throwable refused = catchFailure(() -> sql.update("insert into runs (id, task_id, state, provider_kind, provider_id,"
+        + " model) values (?1, ?2, 'running', 'ollama', 'ollama', 'm')", UUID.randomUUID(), taskId));
+
+    assertThat(refused).isNotNull();
+    assertThat(rootMessage(refused)).contains("runs_one_active_per_task");
+  }
+
+  @Test
+  void startWhileARunIsActiveAnswersRunActive() {
+    TaskCreated created = work.createTask(owner);
+
+    assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(created.task().id(), "again"), owner))
+        .isEqualTo(ErrorCode.RUN_ACTIVE);
+  }
+
+  @Test
+  void followUpRunContinuesTheSameConversation() {
+    TaskCreated created = work.createTask(owner, "first instruction");
+    String taskId = created.task().id();
+    work.move(taskId, created.run().id(), "running");
+    work.move(taskId, created.run().id(), "completed");
+
+    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "second instruction"),
+        RunStarted.class, owner);
+
+    assertThat(followUp.run().id()).isNotEqualTo(created.run().id());
+    // Both runs were handed to agent-runner's work queue once committed.
+    assertThat(runQueue.queued(taskId, created.run().id())).isTrue();
+    assertThat(runQueue.queued(taskId, followUp.run().id())).isTrue();
+    assertThat(followUp.task().state()).isEqualTo("preparing");
+    MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(taskId, null, 0), MessagePage.class, owner);
+    assertThat(page.messages()).extracting(MessageView::content).containsExactly("first instruction", "second instruction");
+    assertThat(page.messages()).extracting(MessageView::runId).containsExactly(created.run().id(), followUp.run().id());
+  }
+
+  @Test
+  void runnerTransitionsMoveTheTaskAndAnEndedRunStaysEnded() {
+    TaskCreated created = work.createTask(owner);
+    String taskId = created.task().id();
+    String runId = created.run().id();
+
+    work.move(taskId, runId, "running");
+    assertThat(detail(taskId).task().state()).isEqualTo("running");
+    RunView done = work.move(taskId, runId, "needs_input");
+
+    assertThat(done.finishedAt()).isNotNull();
+    TaskDetail detail = detail(taskId);
+    assertThat(detail.task().state()).isEqualTo("needs_input");
+    assertThat(detail.task().unread()).isTrue();
+    assertThat(work.failure(TaskSubjects.RUNNER_TRANSITION,
+        new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, "running", null), WorkClient.RUNNER))
+        .isEqualTo(ErrorCode.CONFLICT);
+    assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), dev.workcell.contracts.task.TaskView.class, owner)
+        .unread()).isFalse();
+  }
+
+  @Test
+  void cancelEndsTheActiveRunAndMidRunMessagesNeedAnActiveRun() {
+    TaskCreated created = work.createTask(owner);
+    String taskId = created.task().id();
+
+    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner);
+
+    assertThat(cancelled.run().state()).isEqualTo("cancelled");
+    assertThat(cancelled.task().state()).isEqualTo("cancelled");
+    assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "still there?"), owner))
+        .isEqualTo(ErrorCode.NO_ACTIVE_RUN);
+    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner).run().state())
+        .isEqualTo("cancelled");
+  }
+
+  private TaskDetail detail(String taskId) {
+    return work.call(TaskSubjects.GET, new TaskRef(taskId), TaskDetail.class, owner);
+  }
+
+  private static Throwable catchFailure(Runnable action) {
+    try {
+      action.run();
+      return null;
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  private static String rootMessage(Throwable failure) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      text.append(t.getMessage()).append(" | ");
+    }
+    return text.toString();
+  }
+}

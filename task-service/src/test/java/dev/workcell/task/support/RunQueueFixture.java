@@ -1,0 +1,44 @@
+package dev.workcell.task.support;
+
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.messaging.MessageCodec;
+import dev.workcell.messaging.NatsConnection;
+import dev.workcell.task.config.TaskSettings;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The test profile's run queue: a JetStream stream of its own on the test NATS (so publishing
+ * works as in production) and a plain subscription that records every queued {@link RunRef}.
+ */
+@ApplicationScoped
+public class RunQueueFixture {
+
+  private static final String STREAM = "WORKCELL_TEST_TASK_SERVICE_RUNS";
+
+  private final List<RunRef> queued = new CopyOnWriteArrayList<>();
+
+  void register(@Observes StartupEvent event, NatsConnection nats, TaskSettings settings, MessageCodec codec)
+      throws IOException, JetStreamApiException {
+    StreamConfiguration config = StreamConfiguration.builder().name(STREAM).subjects(settings.runRequestsSubject())
+        .storageType(StorageType.File).maxAge(Duration.ofHours(1)).build();
+    var management = nats.connection().jetStreamManagement();
+    if (!management.getStreamNames().contains(STREAM)) {
+      management.addStream(config);
+    }
+    nats.connection().createDispatcher(message -> queued.add(codec.decode(message.getData(), RunRef.class)))
+        .subscribe(settings.runRequestsSubject());
+  }
+
+  public boolean queued(String taskId, String runId) {
+    return queued.contains(new RunRef(taskId, runId));
+  }
+}

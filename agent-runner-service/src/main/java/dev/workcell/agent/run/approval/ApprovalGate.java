@@ -1,0 +1,99 @@
+package dev.workcell.agent.run.approval;
+
+import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.config.RunnerSubjects;
+import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.agent.run.tool.ToolInvocation;
+import dev.workcell.agent.run.tool.WorkspaceTools;
+import dev.workcell.contracts.task.ApprovalView;
+import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
+import dev.workcell.contracts.task.RunnerApi.RequestApproval;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.messaging.NatsRequester;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * "Auto Review": run_command, delete_file and move_file ask task-service before they run. It
+ * answers allowed at once when approvals are off or an always-allow rule matches (for run_command,
+ * scoped to the program, the command's first token); otherwise the call waits for the owner's
+ * decision, read again until it is decided or expires (task-service turns it expired on read).
+ */
+@ApplicationScoped
+public class ApprovalGate {
+
+  /** The tools with side effects that pause for review. */
+  public static final Set<String> GATED = Set.of(WorkspaceTools.RUN_COMMAND, WorkspaceTools.DELETE_FILE, WorkspaceTools.MOVE_FILE);
+
+  private final NatsRequester requester;
+  private final RunnerSubjects subjects;
+  private final Duration timeout;
+  private final Duration poll;
+
+  public ApprovalGate(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings) {
+    this.requester = requester;
+    this.subjects = subjects;
+    this.timeout = settings.taskServiceTimeout();
+    this.poll = settings.approvalPoll();
+  }
+
+  public static boolean gated(String tool) {
+    return GATED.contains(tool);
+  }
+
+  /** Asks for the call and waits while it is pending; {@code stillActive} ends the wait when the run was cancelled. */
+  public ApprovalView decide(RunRef run, ToolInvocation call, Runnable onPending, BooleanSupplier stillActive) {
+    ApprovalView approval = request(subjects.approvalRequest(), new RequestApproval(run.taskId(), run.runId(), call.call().id(),
+        call.name(), program(call), summary(call)));
+    boolean announced = false;
+    while ("pending".equals(approval.state())) {
+      if (!announced) {
+        onPending.run();
+        announced = true;
+      }
+      sleep(poll);
+      if (!stillActive.getAsBoolean()) {
+        return approval;
+      }
+      approval = request(subjects.approvalGet(), new ApprovalRef(run.taskId(), approval.id()));
+    }
+    return approval;
+  }
+
+  /** The first token of a command: what an always-allow rule for run_command covers. */
+  static String program(ToolInvocation call) {
+    if (!WorkspaceTools.RUN_COMMAND.equals(call.name())) {
+      return null;
+    }
+    String command = call.text("command");
+    if (command == null) {
+      return null;
+    }
+    String[] tokens = command.strip().split("\\s+", 2);
+    return tokens.length == 0 || tokens[0].isEmpty() ? null : tokens[0];
+  }
+
+  private static String summary(ToolInvocation call) {
+    return switch (call.name()) {
+      case WorkspaceTools.RUN_COMMAND -> call.text("command");
+      case WorkspaceTools.DELETE_FILE -> "delete " + call.text("path") + (call.flag("recursive") ? " (recursive)" : "");
+      case WorkspaceTools.MOVE_FILE -> "move " + call.text("from") + " to " + call.text("to");
+      default -> call.name();
+    };
+  }
+
+  private ApprovalView request(String subject, Object body) {
+    return requester.request(subject, body, ApprovalView.class, TaskServiceClient.RUNNER, timeout)
+        .await().atMost(timeout.plusSeconds(1));
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

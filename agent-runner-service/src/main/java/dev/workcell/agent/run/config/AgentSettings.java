@@ -1,0 +1,59 @@
+package dev.workcell.agent.run.config;
+
+import dev.workcell.contracts.Limits;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/**
+ * How agent runs are driven. Seed 004's {@code WORK_*} names are environment aliases of these
+ * properties (see application.properties).
+ */
+@ConfigMapping(prefix = "workcell.agent")
+public interface AgentSettings {
+
+  /** Model/tool rounds per run on every provider route (WORK_MAX_AGENT_ROUNDS). */
+  @WithDefault("" + Limits.DEFAULT_MAX_AGENT_ROUNDS)
+  int maxRounds();
+
+  /** Rounds in a row that may answer nothing before the run gives up nudging. */
+  @WithDefault("2")
+  int emptyRoundNudges();
+
+  /** Assistant text is published at most this often, so a fast stream is not one event per token. */
+  @WithDefault("32ms")
+  Duration assistantDeltaCoalesce();
+
+  /** Runs one runner process drives at once; further requests wait on the work queue. */
+  @WithDefault("16")
+  int maxConcurrentRuns();
+
+  /** Deadline of task-service requests made while driving a run. */
+  @WithDefault("10s")
+  Duration taskServiceTimeout();
+
+  /** Deadline of sandbox file and preview requests (commands get their own timeout plus this). */
+  @WithDefault("60s")
+  Duration sandboxTimeout();
+
+  /** Default timeout of run_command when the model names none (seconds). */
+  @WithDefault("" + Limits.COMMAND_TIMEOUT_DEFAULT_SECONDS)
+  int commandTimeoutSeconds();
+
+  /** Longest wait for a provider's response headers; the stream itself may take longer. */
+  @WithDefault("120s")
+  Duration providerConnectTimeout();
+
+  /** Output tokens a provider that needs a cap (Anthropic) may generate per round. */
+  @WithDefault("8192")
+  int maxOutputTokens();
+
+  /** How often a pending approval is read again while the run waits for the owner's decision. */
+  @WithDefault("1s")
+  Duration approvalPoll();
+
+  /** The tool-call safety budget: max(128, 8 × rounds). */
+  default int toolCallBudget() {
+    return Limits.toolCallBudget(maxRounds());
+  }
+}

@@ -1,0 +1,177 @@
+package dev.workcell.agent.run.intake;
+
+import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.config.RunnerSubjects;
+import dev.workcell.agent.run.loop.AgentLoop;
+import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.contracts.task.RunnerApi.RunSpec;
+import dev.workcell.messaging.MessageCodec;
+import dev.workcell.messaging.NatsConnection;
+import io.nats.client.Connection;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamSubscription;
+import io.nats.client.Message;
+import io.nats.client.PullSubscribeOptions;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Takes run-start requests ({@link RunRef}) off the JetStream work queue with a durable pull
+ * consumer shared by every runner replica. A request is acked only once its run is taken (moved
+ * from preparing to running here); one that cannot be taken yet (task-service away) is nak'ed for
+ * redelivery, one whose run already ended or is driven elsewhere is acked and dropped.
+ */
+@ApplicationScoped
+public class RunRequestIntake {
+
+  private static final Duration ACK_WAIT = Duration.ofSeconds(60);
+  private static final Duration RETRY = Duration.ofSeconds(2);
+
+  private final NatsConnection nats;
+  private final RunnerSubjects subjects;
+  private final TaskServiceClient tasks;
+  private final AgentLoop loop;
+  private final MessageCodec codec;
+  private final Semaphore slots;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private volatile boolean stopping;
+  private volatile boolean subscribed;
+
+  public RunRequestIntake(NatsConnection nats, RunnerSubjects subjects, TaskServiceClient tasks, AgentLoop loop, MessageCodec codec,
+      AgentSettings settings) {
+    this.nats = nats;
+    this.subjects = subjects;
+    this.tasks = tasks;
+    this.loop = loop;
+    this.codec = codec;
+    this.slots = new Semaphore(settings.maxConcurrentRuns());
+  }
+
+  void start(@Observes StartupEvent event) {
+    nats.whenConnected(connection -> {
+      if (started.compareAndSet(false, true)) {
+        Thread.ofVirtual().name("run-intake").start(this::pull);
+      }
+    });
+  }
+
+  void stop(@Observes ShutdownEvent event) {
+    stopping = true;
+  }
+
+  /** True while the durable consumer is bound and requests can be taken. */
+  public boolean subscribed() {
+    return subscribed && nats.connected();
+  }
+
+  private void pull() {
+    JetStreamSubscription subscription = null;
+    while (!stopping) {
+      try {
+        if (subscription == null) {
+          subscription = subscribe(nats.connection());
+          subscribed = true;
+        }
+        slots.acquire();
+        List<Message> messages;
+        try {
+          messages = subscription.fetch(1, Duration.ofSeconds(1));
+        } catch (RuntimeException e) {
+          slots.release();
+          throw e;
+        }
+        if (messages.isEmpty()) {
+          slots.release();
+        }
+        for (Message message : messages) {
+          take(message);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (IOException | JetStreamApiException | RuntimeException e) {
+        if (!stopping && nats.connected()) {
+          Log.warnf("run intake: %s; retrying", e.getMessage());
+        }
+        if (!stopping) {
+          subscription = null;
+          subscribed = false;
+          sleep(RETRY);
+        }
+      }
+    }
+  }
+
+  private JetStreamSubscription subscribe(Connection connection) throws IOException, JetStreamApiException {
+    ConsumerConfiguration consumer = ConsumerConfiguration.builder()
+        .durable(subjects.runRequestConsumer())
+        .filterSubject(subjects.runRequests())
+        .ackPolicy(AckPolicy.Explicit)
+        .ackWait(ACK_WAIT)
+        .build();
+    connection.jetStreamManagement().addOrUpdateConsumer(subjects.runRequestStream(), consumer);
+    return connection.jetStream().subscribe(subjects.runRequests(),
+        PullSubscribeOptions.bind(subjects.runRequestStream(), subjects.runRequestConsumer()));
+  }
+
+  /** Takes one request: the slot acquired for it is released when its run ends (or is not taken). */
+  private void take(Message message) {
+    RunSpec spec;
+    try {
+      RunRef ref = codec.decode(message.getData(), RunRef.class);
+      spec = tasks.spec(ref);
+      if (!RunState.PREPARING.wire().equals(spec.run().state())) {
+        Log.infof("run %s is %s; request dropped", ref.runId(), spec.run().state());
+        message.ack();
+        slots.release();
+        return;
+      }
+      tasks.transition(ref, RunState.RUNNING.wire(), null);
+    } catch (RuntimeException e) {
+      slots.release();
+      if (e instanceof WorkcellException known && (known.code() == ErrorCode.SERVICE_UNAVAILABLE
+          || known.code() == ErrorCode.UPSTREAM_TIMEOUT)) {
+        message.nakWithDelay(RETRY);
+      } else if (!(e instanceof WorkcellException)) {
+        // A request this runner cannot read at all would only come back: terminate it.
+        Log.errorf(e, "run request terminated");
+        message.term();
+      } else {
+        // not_found, conflict (another runner took it, or it ended), malformed: nothing to retry.
+        Log.infof("run request dropped: %s", e.getMessage());
+        message.ack();
+      }
+      return;
+    }
+    message.ack();
+    Thread.ofVirtual().name("run-" + spec.run().id()).start(() -> {
+      try {
+        loop.drive(spec);
+      } finally {
+        slots.release();
+      }
+    });
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package dev.workcell.agent.run.loop;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workcell.agent.run.approval.ApprovalGate;
+import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.event.DeltaCoalescer;
+import dev.workcell.agent.run.event.RunEventStream;
+import dev.workcell.agent.run.provider.ChatMessage;
+import dev.workcell.agent.run.provider.ModelProvider;
+import dev.workcell.agent.run.provider.ProviderRegistry;
+import dev.workcell.agent.run.provider.ProviderRoute;
+import dev.workcell.agent.run.provider.RoundRequest;
+import dev.workcell.agent.run.provider.RoundResult;
+import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.agent.run.tool.SandboxToolRunner;
+import dev.workcell.agent.run.tool.ToolBatchValidator;
+import dev.workcell.agent.run.tool.ToolBatchValidator.Verdict;
+import dev.workcell.agent.run.tool.ToolInvocation;
+import dev.workcell.agent.run.tool.ToolOutcome;
+import dev.workcell.agent.run.tool.WorkspaceTools;
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.run.RunEventType;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.task.ApprovalView;
+import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.RunnerApi.PendingMessages;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.contracts.task.RunnerApi.RunSpec;
+import dev.workcell.contracts.task.ToolCall;
+import dev.workcell.messaging.JetStreamPublisher;
+import io.quarkus.logging.Log;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Drives one run that is already running: model rounds with tools until the model answers without
+ * tool calls (completed), the budget is spent (a final request without tools asks for a handoff,
+ * then needs_input), the owner cancels, or something fails. Blocks its (virtual) thread throughout.
+ */
+@ApplicationScoped
+public class AgentLoop {
+
+  private final TaskServiceClient tasks;
+  private final ProviderRegistry providers;
+  private final SandboxToolRunner tools;
+  private final JetStreamPublisher publisher;
+  private final AgentSettings settings;
+  private final ToolBatchValidator validator;
+  private final ApprovalGate approvals;
+
+  public AgentLoop(TaskServiceClient tasks, ProviderRegistry providers, SandboxToolRunner tools, JetStreamPublisher publisher,
+      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals) {
+    this.approvals = approvals;
+    this.tasks = tasks;
+    this.providers = providers;
+    this.tools = tools;
+    this.publisher = publisher;
+    this.settings = settings;
+    this.validator = new ToolBatchValidator(mapper);
+  }
+
+  /** Drives the run to its end and reports the final state to task-service and the stream. */
+  public RunOutcome drive(RunSpec spec) {
+    RunRef ref = new RunRef(spec.run().taskId(), spec.run().id());
+    RunEventStream events = new RunEventStream(publisher, ref.taskId(), ref.runId());
+    RunOutcome outcome;
+    try {
+      ProviderRoute route = new ProviderRoute(ProviderKind.fromWire(spec.run().providerKind()), spec.run().providerId(),
+          spec.run().model());
+      events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "providerKind", route.kind().wire(),
+          "providerId", route.effectiveProviderId(), "model", route.model(), "remote", route.remote());
+      events.emit(RunEventType.SKILL_LOADED, "skills", WorkerGuidance.SKILLS.stream().map(WorkerGuidance.Skill::name).toList());
+      outcome = new Run(spec, ref, route, events).rounds();
+    } catch (WorkcellException e) {
+      // A refusal may only mean the owner cancelled mid-round (task-service then refuses appends).
+      outcome = endedElsewhere(ref).orElseGet(() -> fail(events, e.code(), e.getMessage()));
+    } catch (RuntimeException e) {
+      Log.errorf(e, "run %s failed", ref.runId());
+      outcome = fail(events, ErrorCode.INTERNAL, "the runner failed: " + e.getClass().getSimpleName());
+    }
+    return finish(ref, events, outcome);
+  }
+
+  /** The run's state in task-service if it already ended there (cancelled by its owner). */
+  private Optional<RunOutcome> endedElsewhere(RunRef ref) {
+    try {
+      RunState state = RunState.fromWire(tasks.spec(ref).run().state());
+      return state.active() ? Optional.empty() : Optional.of(new RunOutcome(state, "the run was " + state.wire() + " by its owner"));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static RunOutcome fail(RunEventStream events, ErrorCode code, String message) {
+    events.emit(RunEventType.ERROR, "code", code.code(), "message", message);
+    return new RunOutcome(RunState.FAILED, message);
+  }
+
+  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome) {
+    if (outcome.state() != RunState.CANCELLED) {
+      try {
+        tasks.transition(ref, outcome.state().wire(), outcome.reason());
+      } catch (WorkcellException e) {
+        // conflict: the owner cancelled while the last round ran; the run already ended there.
+        Log.infof("run %s: final transition to %s refused: %s", ref.runId(), outcome.state().wire(), e.getMessage());
+      }
+    }
+    events.emit(RunEventType.RUN_STATE, "state", outcome.state().wire(), "reason", outcome.reason());
+    events.emit(RunEventType.DONE, "state", outcome.state().wire(), "reason", outcome.reason());
+    events.drain();
+    return outcome;
+  }
+
+  /** The state of one run while it is driven. */
+  private final class Run {
+    private final RunSpec spec;
+    private final RunRef ref;
+    private final ProviderRoute route;
+    private final RunEventStream events;
+    private final SandboxRef sandbox;
+    private final List<ChatMessage> conversation = new ArrayList<>();
+    private final int maxRounds = settings.maxRounds();
+    private final int toolBudget = settings.toolCallBudget();
+    private int toolCallsUsed;
+
+    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events) {
+      this.spec = spec;
+      this.ref = ref;
+      this.route = route;
+      this.events = events;
+      this.sandbox = new SandboxRef(spec.task().id(), spec.task().ownerId());
+    }
+
+    RunOutcome rounds() {
+      // Refuse before any round: an unknown route, or an Ollama model without tools.
+      providers.resolve(route).checkModel(route.model());
+      conversation.addAll(ConversationMapper.toChat(tasks.context(ref).messages()));
+      String system = WorkerGuidance.systemPrompt(spec.task(), spec.policy(), maxRounds, toolBudget);
+      int nudges = 0;
+      for (int round = 1; round <= maxRounds; round++) {
+        RunOutcome stopped = takePendingMessages();
+        if (stopped != null) {
+          return stopped;
+        }
+        RoundResult result = request(round, new RoundRequest(route.model(), system, conversation, WorkspaceTools.ALL));
+        if (!result.hasToolCalls()) {
+          if (result.text().isBlank()) {
+            if (nudges++ < settings.emptyRoundNudges()) {
+              conversation.add(ChatMessage.user(WorkerGuidance.EMPTY_ROUND_NUDGE));
+              continue;
+            }
+            return new RunOutcome(RunState.NEEDS_INPUT, "the model kept answering nothing");
+          }
+          persistAssistant(result.text(), List.of());
+          return new RunOutcome(RunState.COMPLETED, null);
+        }
+        nudges = 0;
+        if (toolCallsUsed + result.toolCalls().size() > toolBudget) {
+          return handoff(system, "tool-call budget of " + toolBudget + " spent");
+        }
+        persistAssistant(result.text(), result.toolCalls());
+        BatchEnd end = runBatch(result.toolCalls());
+        if (end == BatchEnd.APPROVAL_EXPIRED) {
+          return handoff(system, "an approval was not decided in time; the action did not run");
+        }
+        if (end == BatchEnd.CANCELLED) {
+          return endedElsewhere(ref).orElse(new RunOutcome(RunState.CANCELLED, "the run was cancelled by its owner"));
+        }
+      }
+      return handoff(system, "round budget of " + maxRounds + " spent");
+    }
+
+    /** Appends messages the owner posted since the last round; a run cancelled meanwhile stops here. */
+    private RunOutcome takePendingMessages() {
+      PendingMessages pending = tasks.pending(ref);
+      RunState state = RunState.fromWire(pending.runState());
+      if (!state.active()) {
+        return new RunOutcome(state, "the run was " + state.wire() + " by its owner");
+      }
+      for (MessageView message : pending.messages()) {
+        if (MessageRole.USER.wire().equals(message.role())) {
+          conversation.add(ChatMessage.user(message.content()));
+        }
+      }
+      return null;
+    }
+
+    private RoundResult request(int round, RoundRequest request) {
+      // Re-checked before every request: the run's own route, never another provider.
+      ModelProvider provider = providers.resolve(route);
+      DeltaCoalescer deltas = new DeltaCoalescer(events, settings.assistantDeltaCoalesce());
+      RoundResult result = provider.stream(request, deltas);
+      deltas.flush();
+      int calls = request.tools().isEmpty() ? 0 : result.toolCalls().size();
+      events.emit(RunEventType.USAGE, "round", round, "inputTokens", result.inputTokens(), "outputTokens", result.outputTokens(),
+          "toolCalls", calls);
+      tasks.usage(ref, result.inputTokens(), result.outputTokens(), 1, calls);
+      return result;
+    }
+
+    private RunOutcome handoff(String system, String why) {
+      RunOutcome stopped = takePendingMessages();
+      if (stopped != null) {
+        return stopped;
+      }
+      List<ChatMessage> messages = new ArrayList<>(conversation);
+      messages.add(ChatMessage.user(WorkerGuidance.HANDOFF_REQUEST));
+      RoundResult result = request(maxRounds + 1, new RoundRequest(route.model(), system, messages, List.of()));
+      persistAssistant(result.text().isBlank() ? "The run stopped: " + why + "." : result.text(), List.of());
+      return new RunOutcome(RunState.NEEDS_INPUT, why);
+    }
+
+    private void persistAssistant(String text, List<ToolCall> calls) {
+      tasks.append(ref, MessageRole.ASSISTANT.wire(), text, null, calls);
+      conversation.add(ChatMessage.assistant(text, calls));
+    }
+
+    private BatchEnd runBatch(List<ToolCall> calls) {
+      for (ToolCall call : calls) {
+        events.emit(RunEventType.TOOL_CALL, "id", call.id(), "name", call.name(), "arguments", call.arguments());
+      }
+      Verdict verdict = validator.check(calls);
+      BatchEnd end = BatchEnd.CONTINUE;
+      for (int i = 0; i < calls.size(); i++) {
+        ToolCall call = calls.get(i);
+        ToolOutcome outcome;
+        if (!verdict.runnable()) {
+          outcome = ToolOutcome.error("Not run: this batch of tool calls had invalid arguments, so none of its calls ran. "
+              + String.join("; ", verdict.problems()) + ". Send the calls again with complete, valid JSON arguments.");
+        } else if (end != BatchEnd.CONTINUE) {
+          outcome = ToolOutcome.error("Not run: the run is stopping.");
+        } else {
+          ToolInvocation invocation = verdict.invocations().get(i);
+          ApprovalView approval = ApprovalGate.gated(call.name()) ? approvals.decide(ref, invocation,
+              () -> events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "awaiting", "approval", "toolCallId", call.id()),
+              this::stillActive) : null;
+          if (approval == null || approval.allowed()) {
+            tasks.activity(ref, call, "running", null, false);
+            outcome = tools.run(sandbox, invocation);
+          } else if ("denied".equals(approval.state())) {
+            outcome = new ToolOutcome("denied", "The owner denied this action; it did not run. Choose another way or ask.", false);
+          } else if ("pending".equals(approval.state())) {
+            end = BatchEnd.CANCELLED;
+            outcome = ToolOutcome.error("Not run: the run was cancelled while the action waited for approval.");
+          } else {
+            end = BatchEnd.APPROVAL_EXPIRED;
+            outcome = ToolOutcome.error("Not run: the approval expired undecided.");
+          }
+        }
+        if (end == BatchEnd.CANCELLED) {
+          return end; // task-service refuses records for an ended run
+        }
+        tasks.activity(ref, call, outcome.status(), outcome.output(), outcome.truncated());
+        tasks.append(ref, MessageRole.TOOL.wire(), outcome.output(), call.id(), List.of());
+        events.emit(RunEventType.TOOL_RESULT, "id", call.id(), "name", call.name(), "status", outcome.status(),
+            "output", bounded(outcome.output()), "truncated", outcome.truncated());
+        conversation.add(ChatMessage.tool(call.id(), Objects.requireNonNullElse(outcome.output(), "")));
+      }
+      toolCallsUsed += calls.size();
+      return end;
+    }
+
+    private boolean stillActive() {
+      return endedElsewhere(ref).isEmpty();
+    }
+  }
+
+  /** How a batch of tool calls ended. */
+  private enum BatchEnd {
+    CONTINUE,
+    APPROVAL_EXPIRED,
+    CANCELLED
+  }
+
+  private static String bounded(String output) {
+    if (output == null || output.length() <= Limits.STORED_TOOL_OUTPUT_CHARS) {
+      return output;
+    }
+    return output.substring(0, Limits.STORED_TOOL_OUTPUT_CHARS) + "\n[… " + (output.length() - Limits.STORED_TOOL_OUTPUT_CHARS)
+        + " more characters]";
+  }
+}

@@ -1,0 +1,107 @@
+package dev.workcell.agent.run.provider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The HTTP edge to model providers: posts JSON and hands the streamed answer over line by line.
+ * A non-2xx answer becomes {@code provider_error} with the provider's own message (bounded); the
+ * request headers, which hold the key, never appear in an error or a log.
+ */
+public final class ProviderHttp {
+
+  private static final int ERROR_BODY_MAX_CHARS = 2_000;
+
+  private final HttpClient client;
+  private final ObjectMapper mapper;
+  private final Duration headersTimeout;
+
+  public ProviderHttp(ObjectMapper mapper, Duration headersTimeout) {
+    this.mapper = mapper;
+    this.headersTimeout = headersTimeout;
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  public ObjectMapper mapper() {
+    return mapper;
+  }
+
+  /** Posts {@code body} and feeds every line of the streamed answer to {@code lines}. */
+  public void streamLines(String url, Map<String, String> headers, Object body, Consumer<String> lines) {
+    HttpResponse<Stream<String>> response = send(url, headers, body, HttpResponse.BodyHandlers.ofLines());
+    try (Stream<String> stream = response.body()) {
+      if (response.statusCode() / 100 != 2) {
+        throw failure(url, response.statusCode(), stream.collect(Collectors.joining("\n")));
+      }
+      Iterator<String> it = stream.iterator();
+      while (it.hasNext()) {
+        lines.accept(it.next());
+      }
+    } catch (java.io.UncheckedIOException e) {
+      throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider stream broke: " + e.getCause().getMessage(), e);
+    }
+  }
+
+  /** Posts {@code body} and returns the JSON answer. */
+  public JsonNode postJson(String url, Map<String, String> headers, Object body) {
+    HttpResponse<String> response = send(url, headers, body, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw failure(url, response.statusCode(), response.body());
+    }
+    try {
+      return mapper.readTree(response.body());
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider answered invalid JSON", e);
+    }
+  }
+
+  private <T> HttpResponse<T> send(String url, Map<String, String> headers, Object body, HttpResponse.BodyHandler<T> handler) {
+    HttpRequest.Builder request;
+    try {
+      request = HttpRequest.newBuilder(URI.create(url))
+          .timeout(headersTimeout)
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)));
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode the provider request", e);
+    }
+    headers.forEach(request::header);
+    try {
+      return client.send(request.build(), handler);
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT, "the provider did not answer within " + headersTimeout.toSeconds() + " s", e);
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider is not reachable: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WorkcellException(ErrorCode.CANCELLED, "the round was interrupted", e);
+    }
+  }
+
+  private WorkcellException failure(String url, int status, String body) {
+    String text = body == null ? "" : body.strip();
+    if (text.length() > ERROR_BODY_MAX_CHARS) {
+      text = text.substring(0, ERROR_BODY_MAX_CHARS) + "…";
+    }
+    // Only the path: a Gemini-style URL could carry a key in its query on some deployments.
+    String path = URI.create(url).getPath();
+    return new WorkcellException(ErrorCode.PROVIDER_ERROR, "provider answered HTTP " + status + " on " + path + ": " + text);
+  }
+}

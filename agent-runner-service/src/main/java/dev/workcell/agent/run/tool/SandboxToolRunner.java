@@ -1,0 +1,133 @@
+package dev.workcell.agent.run.tool;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.config.RunnerSubjects;
+import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.CommandResult;
+import dev.workcell.contracts.sandbox.DeleteFile;
+import dev.workcell.contracts.sandbox.FileChanged;
+import dev.workcell.contracts.sandbox.FileContent;
+import dev.workcell.contracts.sandbox.FileList;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.ListFiles;
+import dev.workcell.contracts.sandbox.MoveFile;
+import dev.workcell.contracts.sandbox.PreviewState;
+import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.RunCommand;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.SearchFiles;
+import dev.workcell.contracts.sandbox.SearchResult;
+import dev.workcell.contracts.sandbox.StartPreview;
+import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.messaging.NatsRequester;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+
+/**
+ * Runs a validated tool call through sandbox-service, the only holder of the runtime. Every call
+ * names the task and its owner; sandbox-service checks the owner label again. A refusal with a code
+ * (path_escape, not_found, timeout…) is a normal tool result the model reads and reacts to.
+ */
+@ApplicationScoped
+public class SandboxToolRunner {
+
+  private final NatsRequester requester;
+  private final RunnerSubjects subjects;
+  private final AgentSettings settings;
+  private final ObjectMapper mapper;
+
+  public SandboxToolRunner(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings, ObjectMapper mapper) {
+    this.requester = requester;
+    this.subjects = subjects;
+    this.settings = settings;
+    this.mapper = mapper;
+  }
+
+  public ToolOutcome run(SandboxRef sandbox, ToolInvocation call) {
+    try {
+      return dispatch(sandbox, call);
+    } catch (WorkcellException e) {
+      return ToolOutcome.error(e.code().code() + ": " + e.getMessage());
+    }
+  }
+
+  private ToolOutcome dispatch(SandboxRef sandbox, ToolInvocation call) {
+    Duration deadline = settings.sandboxTimeout();
+    return switch (call.name()) {
+      case WorkspaceTools.LIST_FILES -> {
+        FileList list = request(subjects.filesList(), new ListFiles(sandbox, orEmpty(call.text("path"))), FileList.class, deadline);
+        yield ToolOutcome.ok(json(list), list.truncated());
+      }
+      case WorkspaceTools.READ_FILE -> {
+        FileContent file = request(subjects.filesRead(), new ReadFile(sandbox, call.text("path")), FileContent.class, deadline);
+        yield ToolOutcome.ok(file.content(), false);
+      }
+      case WorkspaceTools.WRITE_FILE -> {
+        FileWritten written = request(subjects.filesWrite(),
+            new WriteFile(sandbox, call.text("path"), call.text("content"), null, true), FileWritten.class, deadline);
+        yield ToolOutcome.ok("wrote " + written.path() + " (" + written.size() + " bytes)", false);
+      }
+      case WorkspaceTools.DELETE_FILE -> {
+        FileChanged changed = request(subjects.filesDelete(), new DeleteFile(sandbox, call.text("path"), call.flag("recursive")),
+            FileChanged.class, deadline);
+        yield ToolOutcome.ok("deleted " + changed.path(), false);
+      }
+      case WorkspaceTools.MOVE_FILE -> {
+        FileChanged changed = request(subjects.filesMove(), new MoveFile(sandbox, call.text("from"), call.text("to")),
+            FileChanged.class, deadline);
+        yield ToolOutcome.ok("moved " + call.text("from") + " to " + changed.path(), false);
+      }
+      case WorkspaceTools.SEARCH_FILES -> {
+        SearchResult result = request(subjects.filesSearch(),
+            new SearchFiles(sandbox, orEmpty(call.text("path")), call.text("query"), call.integer("max_hits")), SearchResult.class, deadline);
+        yield ToolOutcome.ok(json(result), result.truncated());
+      }
+      case WorkspaceTools.RUN_COMMAND -> command(sandbox, call);
+      case WorkspaceTools.START_PREVIEW -> {
+        PreviewState preview = request(subjects.previewStart(), new StartPreview(sandbox, call.text("command")), PreviewState.class,
+            deadline.plusSeconds(Limits.PREVIEW_READY_SECONDS));
+        yield ToolOutcome.ok(json(preview), false);
+      }
+      case WorkspaceTools.STOP_PREVIEW -> {
+        PreviewState preview = request(subjects.previewStop(), sandbox, PreviewState.class, deadline);
+        yield ToolOutcome.ok(json(preview), false);
+      }
+      default -> ToolOutcome.error("unknown tool " + call.name());
+    };
+  }
+
+  private ToolOutcome command(SandboxRef sandbox, ToolInvocation call) {
+    Integer asked = call.integer("timeout_seconds");
+    int timeout = asked == null ? settings.commandTimeoutSeconds()
+        : Math.clamp(asked, Limits.COMMAND_TIMEOUT_MIN_SECONDS, Limits.COMMAND_TIMEOUT_MAX_SECONDS);
+    // The command's own timeout plus room for TERM, KILL and the reply.
+    Duration deadline = Duration.ofSeconds(timeout).plus(settings.sandboxTimeout());
+    CommandResult result = request(subjects.exec(), new RunCommand(sandbox, call.text("command"), timeout), CommandResult.class, deadline);
+    String text = "exit code " + result.exitCode() + (result.timedOut() ? " (timed out)" : "") + "\n"
+        + (result.stdout().isEmpty() ? "" : "stdout:\n" + result.stdout() + "\n")
+        + (result.stderr().isEmpty() ? "" : "stderr:\n" + result.stderr() + "\n")
+        + (result.truncated() ? "[output truncated: run a narrower command to see the rest]\n" : "");
+    return result.exitCode() == 0 && !result.timedOut() ? ToolOutcome.ok(text, result.truncated())
+        : new ToolOutcome("error", text, result.truncated());
+  }
+
+  private <T> T request(String subject, Object body, Class<T> reply, Duration deadline) {
+    return requester.request(subject, body, reply, TaskServiceClient.RUNNER, deadline).await().atMost(deadline.plusSeconds(1));
+  }
+
+  private String json(Object value) {
+    try {
+      return mapper.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      return String.valueOf(value);
+    }
+  }
+
+  private static String orEmpty(String value) {
+    return value == null ? "" : value;
+  }
+}

@@ -1,0 +1,168 @@
+package dev.workcell.agent.run.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.agent.run.fixture.ProviderFixtureServers;
+import dev.workcell.agent.run.fixture.RunHarness;
+import dev.workcell.agent.run.fixture.SandboxFixture;
+import dev.workcell.agent.run.fixture.ScriptedModels;
+import dev.workcell.agent.run.fixture.TaskServiceFixture;
+import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
+import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.sandbox.RunCommand;
+import dev.workcell.contracts.sandbox.WriteFile;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Whole runs against fixture providers that speak each real wire format, with task-service and
+ * sandbox-service played by fixture responders on the real test NATS; events read back from JetStream.
+ */
+@QuarkusTest
+@QuarkusTestResource(ProviderFixtureServers.class)
+class AgentRunTest {
+
+  private static final Duration RUN_DEADLINE = Duration.ofSeconds(30);
+
+  @Inject
+  RunHarness harness;
+
+  @Inject
+  SandboxFixture sandbox;
+
+  @Inject
+  TaskServiceFixture tasks;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"openai", "anthropic", "ollama", "gemini"})
+  void scriptedRunStreamsEventsInOrderAndCompletes(String kind) throws Exception {
+    String model = "scripted-" + UUID.randomUUID();
+    FixtureRun run = harness.runToEnd(harness.prepare(kind, null, model), RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(run.transitions).containsExactly("running", "completed");
+    List<RunEvent> events = harness.events(run);
+    List<String> types = events.stream().map(RunEvent::type).toList();
+    assertThat(events.stream().mapToLong(RunEvent::seq)).containsExactlyElementsOf(LongStream.rangeClosed(1, events.size()).boxed().toList());
+    assertThat(events.getFirst().type()).isEqualTo("run_state");
+    assertThat(events.getFirst().data()).containsEntry("state", "running");
+    assertThat(types).contains("skill_loaded", "usage");
+    int firstCall = types.indexOf("tool_call");
+    int firstResult = types.indexOf("tool_result");
+    int lastDelta = types.lastIndexOf("assistant_delta");
+    assertThat(firstCall).isPositive().isLessThan(firstResult);
+    assertThat(lastDelta).isGreaterThan(types.lastIndexOf("tool_result"));
+    assertThat(events.getLast().type()).isEqualTo("done");
+    assertThat(events.getLast().data()).containsEntry("state", "completed");
+    assertThat(events.stream().filter(e -> e.type().equals("tool_call")).map(e -> e.data().get("name")))
+        .containsExactly("write_file", "run_command");
+    String streamedText = events.stream().filter(e -> e.type().equals("assistant_delta")).map(e -> (String) e.data().get("text"))
+        .reduce("", String::concat);
+    assertThat(streamedText).endsWith(ScriptedModels.FINAL_TEXT);
+
+    List<SandboxFixture.Received> calls = sandbox.received(run.task.id());
+    assertThat(calls).extracting(SandboxFixture.Received::operation).containsExactly("write", "exec");
+    WriteFile write = (WriteFile) calls.get(0).body();
+    assertThat(write.path()).isEqualTo("index.html");
+    assertThat(write.content()).isEqualTo("<h1>Hello</h1>");
+    assertThat(write.sandbox().ownerId()).isEqualTo(run.task.ownerId());
+    RunCommand exec = (RunCommand) calls.get(1).body();
+    assertThat(exec.command()).isEqualTo("ls");
+    assertThat(exec.sandbox().taskId()).isEqualTo(run.task.id());
+
+    assertThat(run.appended).extracting(a -> a.role()).containsExactly("assistant", "tool", "assistant", "tool", "assistant");
+    assertThat(run.appended.getLast().content()).isEqualTo(ScriptedModels.FINAL_TEXT);
+    assertThat(run.activity).extracting(a -> a.status()).containsExactly("running", "ok", "running", "ok");
+    assertThat(run.usage).hasSize(3);
+    assertThat(ScriptedModels.received(model)).hasSize(3).allMatch(ScriptedModels.Received::toolsOffered);
+  }
+
+  @Test
+  void geminiThoughtSignaturesGoBackWithTheirCalls() throws Exception {
+    String model = "scripted-" + UUID.randomUUID();
+    harness.runToEnd(harness.prepare("gemini", null, model), RUN_DEADLINE);
+    String second = ScriptedModels.received(model).get(1).body().encode();
+    assertThat(second).contains("\"thoughtSignature\":\"sig-write_file\"").contains("functionResponse");
+    assertThat(ScriptedModels.received(model).get(1).body().getJsonObject("systemInstruction")).isNotNull();
+  }
+
+  @Test
+  void providerFailureFailsTheRunWithItsMessageButNeverTheKey() throws Exception {
+    FixtureRun run = harness.runToEnd(harness.prepare("openai", null, "overloaded-" + UUID.randomUUID()), RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("failed");
+    RunEvent error = harness.events(run).stream().filter(e -> e.type().equals("error")).findFirst().orElseThrow();
+    assertThat(error.data()).containsEntry("code", "provider_error");
+    assertThat((String) error.data().get("message")).contains("529").contains("overloaded").doesNotContain("sk-test-openai");
+    assertThat(run.run.reason()).doesNotContain("sk-test-openai");
+  }
+
+  @Test
+  void ollamaModelWithoutToolsIsRefusedBeforeAnyRound() throws Exception {
+    String model = "notools-" + UUID.randomUUID();
+    FixtureRun run = harness.runToEnd(harness.prepare("ollama", null, model), RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("failed");
+    assertThat(ScriptedModels.received(model)).isEmpty();
+    List<RunEvent> events = harness.events(run);
+    RunEvent error = events.stream().filter(e -> e.type().equals("error")).findFirst().orElseThrow();
+    assertThat(error.data()).containsEntry("code", "model_lacks_tools");
+    assertThat(events.getLast().data()).containsEntry("state", "failed");
+  }
+
+  @Test
+  void batchWithMalformedArgumentsRunsNoneOfItsCalls() throws Exception {
+    String model = "malformed-" + UUID.randomUUID();
+    FixtureRun run = harness.runToEnd(harness.prepare("openai", null, model), RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(sandbox.received(run.task.id())).isEmpty();
+    assertThat(run.activity).extracting(a -> a.status()).containsExactly("error", "error");
+    assertThat(run.activity.getFirst().output()).contains("none of its calls ran").contains("run_command");
+    // The model heard why, as the tool results of both calls, in its next request.
+    String secondRequest = ScriptedModels.received(model).get(1).body().encode();
+    assertThat(secondRequest).contains("not a complete JSON object");
+  }
+
+  @Test
+  void messagePostedMidRunReachesTheNextRequest() throws Exception {
+    String model = "steer-" + UUID.randomUUID();
+    FixtureRun run = harness.prepare("anthropic", null, model);
+    tasks.steerAt(run, 2, "Use blue headings");
+    harness.runToEnd(run, RUN_DEADLINE);
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(ScriptedModels.received(model)).hasSize(2);
+    assertThat(ScriptedModels.received(model).get(0).body().encode()).doesNotContain("Use blue headings");
+    assertThat(ScriptedModels.received(model).get(1).body().encode()).contains("Use blue headings");
+  }
+
+  @Test
+  void unconfiguredProviderIdFailsWithoutFallingBack() throws Exception {
+    String model = "scripted-" + UUID.randomUUID();
+    FixtureRun run = harness.runToEnd(harness.prepare("openai", "other-openai", model), RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("failed");
+    assertThat(ScriptedModels.received(model)).isEmpty();
+    assertThat(harness.events(run)).anySatisfy(e -> assertThat(e.data()).containsEntry("code", "provider_not_found"));
+  }
+
+  @Test
+  void runCancelledByItsOwnerStopsAtTheNextRound() throws Exception {
+    String model = "always-tool-" + UUID.randomUUID();
+    FixtureRun run = harness.prepare("gemini", null, model);
+    harness.cancelAfterRequests(run, model, 2);
+    harness.runToEnd(run, RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("cancelled");
+    assertThat(ScriptedModels.received(model).size()).isBetween(2, 3);
+    assertThat(harness.events(run).getLast().data()).containsEntry("state", "cancelled");
+  }
+}

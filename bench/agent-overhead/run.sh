@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Time the agent runner adds per model round: a fixture provider answering instantly (OpenAI SSE wire)
+# and one read_file per round against a fixture sandbox responder, on the real test NATS
+# (bin/workcell test starts it on 127.0.0.1:14223, or set WORKCELL_TEST_NATS_URL).
+# Writes bench/agent-overhead/results.md. Timings are reported, never asserted.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$root"
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+./mvnw -B -q -N install
+./mvnw -B -q -pl contracts,messaging install -DskipTests
+./mvnw -B -pl agent-runner-service test -Dgroups=bench -DexcludedTestGroups=none \
+  -Dtest=AgentOverheadBenchTest -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dbench.results="$here/results.md"
+cat "$here/results.md"

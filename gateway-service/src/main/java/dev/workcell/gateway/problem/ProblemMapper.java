@@ -1,9 +1,13 @@
 package dev.workcell.gateway.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import io.quarkus.logging.Log;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -19,6 +23,24 @@ public class ProblemMapper {
     return respond(e.code(), e.getMessage(), uri);
   }
 
+  /** Missing, malformed, expired or foreign tokens: the same 401 problem for all, no hint which. */
+  @ServerExceptionMapper({AuthenticationFailedException.class, UnauthorizedException.class})
+  public Response unauthenticated(RuntimeException e, UriInfo uri) {
+    return Response.fromResponse(respond(ErrorCode.UNAUTHENTICATED, "a valid bearer token is required", uri))
+        .header("WWW-Authenticate", "Bearer").build();
+  }
+
+  @ServerExceptionMapper
+  public Response forbidden(ForbiddenException e, UriInfo uri) {
+    return respond(ErrorCode.FORBIDDEN, ErrorCode.FORBIDDEN.title(), uri);
+  }
+
+  /** Jackson's own mapper for a body of the wrong shape answers an empty 400; this one wins over it. */
+  @ServerExceptionMapper(priority = 1)
+  public Response wrongShape(MismatchedInputException e, UriInfo uri) {
+    return respond(ErrorCode.MALFORMED_JSON, "the body does not have the shape this operation expects", uri);
+  }
+
   @ServerExceptionMapper
   public Response malformedJson(JsonProcessingException e, UriInfo uri) {
     return respond(ErrorCode.MALFORMED_JSON, "the body is not valid JSON for this operation", uri);
@@ -27,6 +49,9 @@ public class ProblemMapper {
   @ServerExceptionMapper
   public Response web(WebApplicationException e, UriInfo uri) {
     int status = e.getResponse().getStatus();
+    if (status == 400 && jsonCause(e)) {
+      return respond(ErrorCode.MALFORMED_JSON, "the body is not valid JSON for this operation", uri);
+    }
     ErrorCode code = switch (status) {
       case 400 -> ErrorCode.INVALID_REQUEST;
       case 401 -> ErrorCode.UNAUTHENTICATED;
@@ -40,6 +65,15 @@ public class ProblemMapper {
     return Response.fromResponse(respond(code, detail, uri)).status(status).build();
   }
 
+  private static boolean jsonCause(Throwable e) {
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof JsonProcessingException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e, UriInfo uri) {
     Log.errorf(e, "unexpected failure on %s", uri.getPath());
@@ -49,6 +83,18 @@ public class ProblemMapper {
   static Response respond(ErrorCode code, String detail, UriInfo uri) {
     Problem problem = new Problem("urn:workcell:problem:" + code.code(), code.title(), code.httpStatus(), detail,
         code.code(), uri == null ? null : uri.getPath());
-    return Response.status(code.httpStatus()).type(PROBLEM_JSON).entity(problem).build();
+    Response.ResponseBuilder response = Response.status(code.httpStatus()).type(PROBLEM_JSON).entity(problem);
+    retryAfter(code).ifPresent(seconds -> response.header("Retry-After", seconds));
+    return response.build();
+  }
+
+  /** Admission and availability answers tell the client when trying again is worth it. */
+  static java.util.Optional<Integer> retryAfter(ErrorCode code) {
+    return switch (code) {
+      case TOO_MANY_TASKS, TOO_MANY_RUNTIMES -> java.util.Optional.of(30);
+      case SAFE_MODE -> java.util.Optional.of(10);
+      case SERVICE_UNAVAILABLE -> java.util.Optional.of(5);
+      default -> java.util.Optional.empty();
+    };
   }
 }

@@ -24,6 +24,11 @@ public class CurrentAccount {
     this.nats = nats;
   }
 
+  /** The actor to send on NATS for this caller: the account's id and its current role. */
+  public Uni<Actor> actor(JsonWebToken token) {
+    return resolve(token).map(account -> new Actor(account.id(), account.role()));
+  }
+
   public Uni<Account> resolve(JsonWebToken token) {
     if (token == null || token.getSubject() == null) {
       return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));

@@ -4,50 +4,27 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.workcell.contracts.Actor;
-import dev.workcell.contracts.ServiceName;
-import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.account.Account;
-import dev.workcell.contracts.account.GetAccount;
-import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.messaging.NatsResponder;
+import dev.workcell.gateway.fixture.FixtureServices;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.jwt.build.Jwt;
-import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import java.security.KeyPairGenerator;
 import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Bearer tokens against the gateway, with task-service played by a fixture responder on the real
- * test NATS: the account's row, not the token, decides whether a request passes.
+ * test NATS (FixtureServices): the account's row, not the token, decides whether a request passes.
  */
 @QuarkusTest
 class AuthResourceTest {
 
-  static final Map<String, Account> ACCOUNTS = new ConcurrentHashMap<>();
-  static volatile boolean served;
-
-  @Inject
-  NatsResponder responder;
-
   @BeforeEach
-  void fixtureTaskService() {
-    ACCOUNTS.put("a-active", new Account("a-active", "ada", Actor.Role.ADMIN, "active"));
-    ACCOUNTS.put("a-disabled", new Account("a-disabled", "dan", Actor.Role.USER, "disabled"));
-    if (!served) {
-      served = true;
-      responder.serve(Subjects.ACCOUNT_GET, ServiceName.TASK, GetAccount.class, request -> {
-        Account account = ACCOUNTS.get(request.body().id());
-        return account == null
-            ? Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "no such account"))
-            : Uni.createFrom().item(account);
-      });
-    }
+  void accounts() {
+    // task-service's account subject is played by the shared fixture (FixtureServices).
+    FixtureServices.ACCOUNTS.put("a-active", new Account("a-active", "ada", Actor.Role.ADMIN, "active"));
+    FixtureServices.ACCOUNTS.put("a-disabled", new Account("a-disabled", "dan", Actor.Role.USER, "disabled"));
   }
 
   static String token(String subject) {

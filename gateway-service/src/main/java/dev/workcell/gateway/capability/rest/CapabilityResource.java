@@ -1,0 +1,60 @@
+package dev.workcell.gateway.capability.rest;
+
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.contracts.task.WorkAdminApi.ListPolicies;
+import dev.workcell.contracts.task.WorkAdminApi.PolicyList;
+import dev.workcell.gateway.auth.service.CallerRequests;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+@Path("/api/work/capabilities")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "capabilities")
+public class CapabilityResource {
+
+  private static final List<String> PROVIDER_KINDS = Arrays.stream(ProviderKind.values()).map(ProviderKind::wire).toList();
+  private static final Map<String, Integer> LIMITS = limits();
+
+  private final CallerRequests caller;
+
+  public CapabilityResource(CallerRequests caller) {
+    this.caller = caller;
+  }
+
+  @GET
+  @Operation(operationId = "getCapabilities", summary = "Provider routes, runtime policies and limits for new tasks")
+  public Uni<Capabilities> get() {
+    // policies.list also proves the caller has Work access (task-service checks it).
+    return caller.ask(TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class)
+        .map(list -> new Capabilities(PROVIDER_KINDS, list.policies(), LIMITS));
+  }
+
+  private static Map<String, Integer> limits() {
+    Map<String, Integer> limits = new LinkedHashMap<>();
+    limits.put("messageMaxChars", Limits.MESSAGE_MAX_CHARS);
+    limits.put("modelIdMaxChars", Limits.MODEL_ID_MAX_CHARS);
+    limits.put("providerIdMaxChars", Limits.PROVIDER_ID_MAX_CHARS);
+    limits.put("activeRunsPerTask", Limits.ACTIVE_RUNS_PER_TASK);
+    limits.put("fileMaxBytes", Limits.FILE_MAX_BYTES);
+    limits.put("listMaxEntries", Limits.LIST_MAX_ENTRIES);
+    limits.put("messagePageMaxMessages", Limits.MESSAGE_PAGE_MAX_MESSAGES);
+    limits.put("messagePageMaxBytes", Limits.MESSAGE_PAGE_MAX_BYTES);
+    limits.put("commandMaxChars", Limits.COMMAND_MAX_CHARS);
+    limits.put("previewReadySeconds", Limits.PREVIEW_READY_SECONDS);
+    limits.put("maxAgentRounds", Limits.DEFAULT_MAX_AGENT_ROUNDS);
+    return Map.copyOf(limits);
+  }
+}

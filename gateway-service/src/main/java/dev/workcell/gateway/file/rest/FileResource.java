@@ -1,0 +1,86 @@
+package dev.workcell.gateway.file.rest;
+
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.FileContent;
+import dev.workcell.contracts.sandbox.FileList;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.ListFiles;
+import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.problem.Inputs;
+import dev.workcell.gateway.task.service.TaskSandboxes;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Workspace files. The task is read first (owner check), then sandbox-service gets its sandbox ref. */
+@Path("/api/work/tasks/{taskId}")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "files")
+public class FileResource {
+
+  // A stopped sandbox is started on demand before the file operation runs.
+  private static final Duration SANDBOX_DEADLINE = Duration.ofSeconds(60);
+
+  private final CallerRequests caller;
+  private final TaskSandboxes sandboxes;
+
+  public FileResource(CallerRequests caller, TaskSandboxes sandboxes) {
+    this.caller = caller;
+    this.sandboxes = sandboxes;
+  }
+
+  @GET
+  @Path("/files")
+  @Operation(operationId = "listWorkspaceFiles", summary = "List one workspace directory (first 1,000 entries)")
+  public Uni<FileList> list(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
+    String dir = Inputs.workspacePath(path, false);
+    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
+        .chain(ref -> caller.as(actor, SandboxSubjects.FILES_LIST, new ListFiles(ref, dir), FileList.class, SANDBOX_DEADLINE)));
+  }
+
+  @GET
+  @Path("/file")
+  @Operation(operationId = "readWorkspaceFile", summary = "Read a UTF-8 text file of at most 2,000,000 bytes")
+  public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
+    String file = Inputs.workspacePath(path, true);
+    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
+        .chain(ref -> caller.as(actor, SandboxSubjects.FILES_READ, new ReadFile(ref, file), FileContent.class, SANDBOX_DEADLINE)));
+  }
+
+  @PUT
+  @Path("/file")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "saveWorkspaceFile", summary = "Save a text file; expectedVersion makes it a compare-and-swap")
+  public Uni<FileWritten> save(@PathParam("taskId") String taskId, SaveFileRequest body) {
+    SaveFileRequest request = Inputs.body(body);
+    String file = Inputs.workspacePath(request.path(), true);
+    if (request.content() == null) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "content is required");
+    }
+    if (request.content().length() > Limits.FILE_MAX_BYTES
+        || request.content().getBytes(StandardCharsets.UTF_8).length > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
+    }
+    boolean parents = Boolean.TRUE.equals(request.createParents());
+    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
+        .chain(ref -> caller.as(actor, SandboxSubjects.FILES_WRITE,
+            new WriteFile(ref, file, request.content(), request.expectedVersion(), parents), FileWritten.class, SANDBOX_DEADLINE)));
+  }
+}

@@ -1,0 +1,62 @@
+package dev.workcell.gateway.preview.rest;
+
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.PreviewState;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.StartPreview;
+import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.problem.Inputs;
+import dev.workcell.gateway.task.service.TaskSandboxes;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+@Path("/api/work/tasks/{taskId}/preview")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "preview")
+public class PreviewResource {
+
+  // Sandbox start plus the 15 s readiness wait of the preview itself.
+  private static final Duration PREVIEW_DEADLINE = Duration.ofSeconds(90);
+
+  private final CallerRequests caller;
+  private final TaskSandboxes sandboxes;
+
+  public PreviewResource(CallerRequests caller, TaskSandboxes sandboxes) {
+    this.caller = caller;
+    this.sandboxes = sandboxes;
+  }
+
+  @POST
+  @Path("/start")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "startPreview", summary = "Start the task's managed web preview")
+  public Uni<PreviewState> start(@PathParam("taskId") String taskId, StartPreviewRequest body) {
+    String command = body == null || body.command() == null || body.command().isBlank() ? null : body.command();
+    if (command != null && command.length() > Limits.COMMAND_MAX_CHARS) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command exceeds 20,000 characters");
+    }
+    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
+        .chain(ref -> caller.as(actor, SandboxSubjects.PREVIEW_START, new StartPreview(ref, command), PreviewState.class,
+            PREVIEW_DEADLINE)));
+  }
+
+  @POST
+  @Path("/stop")
+  @Operation(operationId = "stopPreview", summary = "Stop the task's managed web preview")
+  public Uni<PreviewState> stop(@PathParam("taskId") String taskId) {
+    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
+        .chain(ref -> caller.as(actor, SandboxSubjects.PREVIEW_STOP, ref, PreviewState.class, PREVIEW_DEADLINE)));
+  }
+}

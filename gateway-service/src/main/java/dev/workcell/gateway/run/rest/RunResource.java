@@ -1,0 +1,62 @@
+package dev.workcell.gateway.run.rest;
+
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.TaskApi.PostMessage;
+import dev.workcell.contracts.task.TaskApi.RunCancelled;
+import dev.workcell.contracts.task.TaskApi.RunStarted;
+import dev.workcell.contracts.task.TaskApi.StartRun;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.problem.Inputs;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+@Path("/api/work/tasks/{taskId}")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "runs")
+public class RunResource {
+
+  private final CallerRequests caller;
+
+  public RunResource(CallerRequests caller) {
+    this.caller = caller;
+  }
+
+  @POST
+  @Path("/runs")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "startRun", summary = "Start a follow-up run on the same conversation and workspace")
+  public Uni<RestResponse<RunStarted>> start(@PathParam("taskId") String taskId, RunMessageRequest body) {
+    StartRun start = new StartRun(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
+    return caller.ask(TaskSubjects.RUN_START, start, RunStarted.class)
+        .map(started -> RestResponse.status(RestResponse.Status.CREATED, started));
+  }
+
+  @POST
+  @Path("/messages")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "postRunMessage", summary = "Send a message to the active run; it reaches the model at its next round")
+  public Uni<RestResponse<MessageView>> message(@PathParam("taskId") String taskId, RunMessageRequest body) {
+    PostMessage post = new PostMessage(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
+    return caller.ask(TaskSubjects.MESSAGE_POST, post, MessageView.class)
+        .map(message -> RestResponse.status(RestResponse.Status.ACCEPTED, message));
+  }
+
+  @POST
+  @Path("/cancel")
+  @Operation(operationId = "cancelRun", summary = "Cancel the active run; the workspace and conversation stay")
+  public Uni<RunCancelled> cancel(@PathParam("taskId") String taskId) {
+    return caller.ask(TaskSubjects.RUN_CANCEL, new TaskRef(Inputs.id(taskId)), RunCancelled.class);
+  }
+}

@@ -52,6 +52,8 @@ import dev.workcell.contracts.task.WorkAdminApi.RoleChanged;
 import dev.workcell.contracts.task.WorkAdminApi.SavePolicy;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
+import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
+import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
 
 /**
  * task-service subjects about Work (request/reply, queue group "task"). Each constant names its
@@ -133,6 +135,8 @@ public final class TaskSubjects {
   public static final String ADMIN_ACCESS_SET = P + "admin.access.set";
   /** {@link SetRole} → {@link RoleChanged}; admin. Stored first, then a demoted user's tasks are paused. */
   public static final String ADMIN_ROLE_SET = P + "admin.accounts.role";
+  /** {@link SetStatus} → {@link StatusChanged}; admin. Stored first, then a disabled account's tasks are paused. */
+  public static final String ADMIN_STATUS_SET = P + "admin.accounts.status";
   /** {@link DeleteAccount} → {@link AccountDeleted}; admin. Work resources first; the account stays on failure. */
   public static final String ADMIN_ACCOUNT_DELETE = P + "admin.accounts.delete";
   /** {@link ListTasks} → {@link TaskList}; admin. Every account's tasks (the explicit admin view). */

@@ -26,6 +26,11 @@ public final class WorkAdminApi {
 
   public record RoleChanged(Account account, int pausedTasks, int cancelledRuns) {}
 
+  /** {@code status}: active or disabled. A disabled account is refused on its next request. */
+  public record SetStatus(String accountId, String status) {}
+
+  public record StatusChanged(Account account, int pausedTasks, int cancelledRuns) {}
+
   /** Deletes an account after deleting every task of it (sandbox first); the account stays if that fails. */
   public record DeleteAccount(String accountId) {}
 

@@ -24,6 +24,8 @@ import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.RoleChanged;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
+import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
+import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
@@ -107,6 +109,28 @@ class AccessAdministrationTest {
     // The old header still says admin; the database decides.
     assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), demoted)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
     assertThat(auditActions()).contains("account.role");
+  }
+
+  @Test
+  void aDisabledAccountIsRefusedAtOnceAndItsRunsAreCancelled() {
+    Actor disabled = work.admin();
+    TaskCreated created = work.createTask(disabled);
+
+    StatusChanged changed = work.call(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "disabled"),
+        StatusChanged.class, admin);
+
+    assertThat(changed.account().status()).isEqualTo("disabled");
+    assertThat(changed.cancelledRuns()).isEqualTo(1);
+    assertThat(sandbox.stopped(created.task().id())).isTrue();
+    assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), disabled)).isEqualTo(ErrorCode.ACCOUNT_DISABLED);
+    assertThat(work.failure(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(admin.accountId(), "disabled"), admin))
+        .isEqualTo(ErrorCode.CONFLICT);
+    assertThat(work.failure(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "active"), disabled))
+        .isIn(ErrorCode.ACCOUNT_DISABLED, ErrorCode.FORBIDDEN);
+    assertThat(auditActions()).contains("account.status");
+
+    work.call(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "active"), StatusChanged.class, admin);
+    assertThat(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, disabled).tasks()).isNotEmpty();
   }
 
   @Test

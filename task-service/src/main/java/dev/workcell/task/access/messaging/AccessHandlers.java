@@ -6,6 +6,7 @@ import dev.workcell.contracts.task.WorkAdminApi.GetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
+import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.messaging.NatsResponder;
 import dev.workcell.task.access.service.AccessAdministration;
 import dev.workcell.task.audit.service.AuditQuery;
@@ -21,6 +22,7 @@ public class AccessHandlers {
     responder.serve(TaskSubjects.ACCESS_GET, GetAccess.class, r -> admin.mode());
     responder.serve(TaskSubjects.ADMIN_ACCESS_SET, SetAccess.class, r -> admin.setMode(r.actor(), r.body()));
     responder.serve(TaskSubjects.ADMIN_ROLE_SET, SetRole.class, r -> admin.setRole(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_STATUS_SET, SetStatus.class, r -> admin.setStatus(r.actor(), r.body()));
     responder.serve(TaskSubjects.ADMIN_ACCOUNT_DELETE, DeleteAccount.class,
         r -> admin.deleteAccount(r.actor(), r.body()));
     responder.serve(TaskSubjects.ADMIN_AUDIT, ListAudit.class, r -> audit.page(r.actor(), r.body()));

@@ -9,6 +9,8 @@ import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
 import dev.workcell.contracts.task.WorkAdminApi.RoleChanged;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
+import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
+import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
 import dev.workcell.task.access.WorkSettingsEntity;
 import dev.workcell.task.access.repository.WorkSettingsRepository;
 import dev.workcell.task.account.AccountEntity;
@@ -103,6 +105,32 @@ public class AccessAdministration {
         .chain(result -> (result.lostAccess ? pausing.pauseOwner(id) : Uni.createFrom().item(new TaskPausing.Paused(0, 0)))
             .map(paused -> new RoleChanged(AccountService.toContract(result.account), paused.tasks(),
                 paused.cancelledRuns())));
+  }
+
+  /** Disables or re-enables an account; a disabled account's runs are cancelled and sandboxes stopped. */
+  public Uni<StatusChanged> setStatus(Actor actor, SetStatus request) {
+    String status = request.status();
+    if (!"active".equals(status) && !"disabled".equals(status)) {
+      throw Failures.invalid("status must be active or disabled");
+    }
+    UUID id = Ids.parse(request.accountId()).orElseThrow(AccessAdministration::noAccount);
+    boolean disabling = "disabled".equals(status);
+    return Panache.withTransaction(() -> access.requireAdmin(actor)
+            .call(caller -> disabling && caller.accountId().equals(id)
+                ? Failures.fail(ErrorCode.CONFLICT, "an admin cannot disable their own account")
+                : Uni.createFrom().voidItem())
+            .chain(() -> accounts.findById(id, LockModeType.PESSIMISTIC_WRITE))
+            .onItem().ifNull().failWith(AccessAdministration::noAccount)
+            .call(account -> disabling && "admin".equals(account.role) ? requireAnotherAdmin(account)
+                : Uni.createFrom().voidItem())
+            .call(account -> {
+              String previous = account.status;
+              account.status = status;
+              return audit.record(actor, "account.status", null, Map.of("accountId", id.toString(), "from", previous,
+                  "to", status));
+            }))
+        .chain(account -> (disabling ? pausing.pauseOwner(id) : Uni.createFrom().item(new TaskPausing.Paused(0, 0)))
+            .map(paused -> new StatusChanged(AccountService.toContract(account), paused.tasks(), paused.cancelledRuns())));
   }
 
   /**

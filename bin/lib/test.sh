@@ -109,6 +109,8 @@ wt_stack_tests() {
     bash -c '[[ $(curl -s -o /dev/null -w "%{http_code}" '"$url"'/api/auth/me) == 401 ]]'
   wt_check "token --user creates the account and its token works" \
     bash -c 't=$("$@" token --user alice --role user) && curl -sf -H "Authorization: Bearer $t" '"$url"'/api/auth/me | grep -q "\"username\":\"alice\".*\"role\":\"USER\""' _ "${stack[@]}"
+  wt_check "a task created at the gateway is queued, taken by agent-runner and streamed live to its end" \
+    wt_task_streams_to_done "$url" "$token"
   wt_check "env prints the three exports scripts rely on" \
     bash -c '"$@" env | grep -c -E "^export WORKCELL_(URL|ADMIN_TOKEN|TERMINAL_SERVER_KEY)=." | grep -qx 3' _ "${stack[@]}"
   pids_before=$(cat "$WC_STATE"/stack-test/run/*.pid 2>/dev/null | sort | tr '\n' ' ')
@@ -116,6 +118,22 @@ wt_stack_tests() {
     bash -c '"$@" up >/dev/null 2>&1 && [[ "$(cat '"$WC_STATE"'/stack-test/run/*.pid | sort | tr "\n" " ")" == "'"$pids_before"'" ]] && "$@" status' _ "${stack[@]}"
   wt_check "down leaves none of its processes behind" \
     bash -c '"$@" down && for p in '"$pids_before"'; do ! kill -0 "$p" 2>/dev/null || exit 1; done && ! "$@" status' _ "${stack[@]}"
+}
+
+# POST a task, then follow its run's SSE stream: snapshot, the runner's events, done. No model
+# provider is configured in the test stack, so the run must end failed with that reason, honestly.
+wt_task_streams_to_done() {
+  local url=$1 token=$2 created task run events
+  created=$(curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    -d '{"message":"write index.html","provider":"ollama","model":"qwen3:8b"}' "$url/api/work/tasks") || return 1
+  task=$(sed -n 's/.*"task":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$created")
+  run=$(sed -n 's/.*"run":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$created")
+  [[ -n $task && -n $run ]] || return 1
+  events=$(curl -s -N --max-time 30 -H "Authorization: Bearer $token" "$url/api/work/tasks/$task/runs/$run/events")
+  printf '%s\n' "$events"
+  grep -q '^event:snapshot' <<<"$events" && grep -q '"state":"running"' <<<"$events" \
+    && grep -q '^event:skill_loaded' <<<"$events" && grep -q '"code":"provider_not_found"' <<<"$events" \
+    && [[ $(grep '^event:' <<<"$events" | tail -n 1) == event:done ]] && grep -q '"type":"done".*"state":"failed"' <<<"$events"
 }
 
 run_all_tests() {

@@ -24,7 +24,8 @@ public final class TaskRules {
       throw Failures.invalid("providerKind must be one of ollama, ollama_cloud, openai, anthropic, gemini");
     }
     if (providerId == null || providerId.isBlank()) {
-      throw Failures.invalid("providerId is required");
+      // A provider configured from the environment has its kind as its id (agent-runner's rule).
+      providerId = parsed.wire();
     }
     if (providerId.length() > Limits.PROVIDER_ID_MAX_CHARS) {
       throw Failures.error(ErrorCode.PROVIDER_ID_TOO_LONG,

@@ -214,7 +214,7 @@ public class TaskService {
     task.approvalsEnabled = policy != null && policy.requireApproval;
     // Runtime names are derived here, never taken from a request.
     task.sandboxName = "workcell-task-" + task.id;
-    task.volumeName = "workcell-workspace-" + task.id;
+    task.volumeName = "workcell-ws-" + task.id; // the name sandbox-service gives the volume (SandboxNames)
     task.state = TaskState.IDLE.wire();
     task.createdAt = now;
     task.updatedAt = now;

@@ -32,7 +32,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
 
   public AnthropicMessagesProvider(String id, String baseUrl, Optional<String> apiKey, int maxTokens, ProviderHttp http) {
     this.id = id;
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
     this.apiKey = apiKey;
     this.maxTokens = maxTokens;
     this.http = http;
@@ -85,7 +85,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
           }
           for (ToolCall call : message.toolCalls()) {
             ObjectNode use = content.addObject().put("type", "tool_use").put("id", call.id()).put("name", call.name());
-            use.set("input", parseOrEmpty(call.arguments()));
+            use.set("input", http.objectOrEmpty(call.arguments()));
           }
         }
         default -> content.addObject().put("type", "text").put("text", message.content());
@@ -101,27 +101,17 @@ public final class AnthropicMessagesProvider implements ModelProvider {
     return body;
   }
 
-  private JsonNode parseOrEmpty(String arguments) {
-    try {
-      JsonNode node = http.mapper().readTree(arguments == null ? "{}" : arguments);
-      return node != null && node.isObject() ? node : http.mapper().createObjectNode();
-    } catch (IOException e) {
-      return http.mapper().createObjectNode();
-    }
-  }
 
   /** Folds the events of one streamed message. */
   private final class Assembly {
-    private final RoundListener listener;
-    private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
+    private final StreamedText streamed;
     private final Map<Integer, Block> blocks = new LinkedHashMap<>();
     private long input;
     private long output;
     private String stop;
 
     Assembly(RoundListener listener) {
-      this.listener = listener;
+      this.streamed = new StreamedText(listener);
     }
 
     void event(String data) {
@@ -144,8 +134,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
           blocks.put(event.path("index").asInt(), started);
           String initial = block.path("text").asText("");
           if (!initial.isEmpty()) {
-            text.append(initial);
-            listener.text(initial);
+            streamed.text(initial);
           }
         }
         case "content_block_delta" -> delta(event.path("index").asInt(), event.path("delta"));
@@ -163,13 +152,11 @@ public final class AnthropicMessagesProvider implements ModelProvider {
       switch (delta.path("type").asText()) {
         case "text_delta" -> {
           String piece = delta.path("text").asText("");
-          text.append(piece);
-          listener.text(piece);
+          streamed.text(piece);
         }
         case "thinking_delta" -> {
           String piece = delta.path("thinking").asText("");
-          reasoning.append(piece);
-          listener.reasoning(piece);
+          streamed.reasoning(piece);
         }
         case "input_json_delta" -> {
           Block block = blocks.get(index);
@@ -189,7 +176,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
               block.json.isEmpty() ? "{}" : block.json.toString()));
         }
       }
-      return new RoundResult(text.toString(), reasoning.toString(), calls, input, output, stop);
+      return new RoundResult(streamed.text(), streamed.reasoning(), calls, input, output, stop);
     }
   }
 

@@ -42,7 +42,7 @@ public final class GeminiProvider implements ModelProvider {
 
   public GeminiProvider(String id, String baseUrl, Optional<String> apiKey, ProviderHttp http) {
     this.id = id;
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
     this.apiKey = apiKey;
     this.http = http;
   }
@@ -101,7 +101,7 @@ public final class GeminiProvider implements ModelProvider {
             }
             ObjectNode functionCall = part.putObject("functionCall");
             functionCall.put("id", call.id()).put("name", call.name());
-            functionCall.set("args", parseOrEmpty(call.arguments()));
+            functionCall.set("args", http.objectOrEmpty(call.arguments()));
           }
         }
         default -> parts.addObject().put("text", message.content());
@@ -117,27 +117,17 @@ public final class GeminiProvider implements ModelProvider {
     return body;
   }
 
-  private JsonNode parseOrEmpty(String arguments) {
-    try {
-      JsonNode node = http.mapper().readTree(arguments == null ? "{}" : arguments);
-      return node != null && node.isObject() ? node : http.mapper().createObjectNode();
-    } catch (IOException e) {
-      return http.mapper().createObjectNode();
-    }
-  }
 
   /** Folds the chunks of one streamed generation. */
   private final class Assembly {
-    private final RoundListener listener;
-    private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
+    private final StreamedText streamed;
     private final List<ToolCall> calls = new ArrayList<>();
     private long input;
     private long output;
     private String stop;
 
     Assembly(RoundListener listener) {
-      this.listener = listener;
+      this.streamed = new StreamedText(listener);
     }
 
     void chunk(String data) {
@@ -163,11 +153,9 @@ public final class GeminiProvider implements ModelProvider {
           } else if (part.hasNonNull("text")) {
             String piece = part.get("text").asText();
             if (part.path("thought").asBoolean(false)) {
-              reasoning.append(piece);
-              listener.reasoning(piece);
+              streamed.reasoning(piece);
             } else {
-              text.append(piece);
-              listener.text(piece);
+              streamed.text(piece);
             }
           }
         }
@@ -183,7 +171,7 @@ public final class GeminiProvider implements ModelProvider {
     }
 
     RoundResult result() {
-      return new RoundResult(text.toString(), reasoning.toString(), List.copyOf(calls), input, output, stop);
+      return new RoundResult(streamed.text(), streamed.reasoning(), List.copyOf(calls), input, output, stop);
     }
   }
 }

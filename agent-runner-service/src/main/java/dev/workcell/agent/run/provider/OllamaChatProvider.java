@@ -28,7 +28,7 @@ public final class OllamaChatProvider implements ModelProvider {
 
   public OllamaChatProvider(String id, String baseUrl, Optional<String> apiKey, ProviderHttp http) {
     this.id = id;
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
     this.apiKey = apiKey;
     this.http = http;
   }
@@ -81,7 +81,7 @@ public final class OllamaChatProvider implements ModelProvider {
         ArrayNode calls = node.putArray("tool_calls");
         for (ToolCall call : message.toolCalls()) {
           ObjectNode function = calls.addObject().putObject("function").put("name", call.name());
-          function.set("arguments", parseOrEmpty(call.arguments()));
+          function.set("arguments", http.objectOrEmpty(call.arguments()));
         }
       }
     }
@@ -96,27 +96,17 @@ public final class OllamaChatProvider implements ModelProvider {
     return body;
   }
 
-  private JsonNode parseOrEmpty(String arguments) {
-    try {
-      JsonNode node = http.mapper().readTree(arguments == null ? "{}" : arguments);
-      return node != null && node.isObject() ? node : http.mapper().createObjectNode();
-    } catch (IOException e) {
-      return http.mapper().createObjectNode();
-    }
-  }
 
   /** Folds the NDJSON lines of one streamed chat answer. */
   private final class Assembly {
-    private final RoundListener listener;
-    private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
+    private final StreamedText streamed;
     private final List<ToolCall> calls = new ArrayList<>();
     private long input;
     private long output;
     private String stop;
 
     Assembly(RoundListener listener) {
-      this.listener = listener;
+      this.streamed = new StreamedText(listener);
     }
 
     void line(String line) {
@@ -135,13 +125,11 @@ public final class OllamaChatProvider implements ModelProvider {
       JsonNode message = chunk.path("message");
       String thought = message.path("thinking").asText("");
       if (!thought.isEmpty()) {
-        reasoning.append(thought);
-        listener.reasoning(thought);
+        streamed.reasoning(thought);
       }
       String content = message.path("content").asText("");
       if (!content.isEmpty()) {
-        text.append(content);
-        listener.text(content);
+        streamed.text(content);
       }
       for (JsonNode call : message.path("tool_calls")) {
         JsonNode function = call.path("function");
@@ -159,7 +147,7 @@ public final class OllamaChatProvider implements ModelProvider {
     }
 
     RoundResult result() {
-      return new RoundResult(text.toString(), reasoning.toString(), List.copyOf(calls), input, output, stop);
+      return new RoundResult(streamed.text(), streamed.reasoning(), List.copyOf(calls), input, output, stop);
     }
   }
 }

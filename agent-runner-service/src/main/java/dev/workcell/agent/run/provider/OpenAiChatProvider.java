@@ -28,7 +28,7 @@ public final class OpenAiChatProvider implements ModelProvider {
 
   public OpenAiChatProvider(String id, String baseUrl, Optional<String> apiKey, ProviderHttp http) {
     this.id = id;
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
     this.apiKey = apiKey;
     this.http = http;
   }
@@ -91,16 +91,14 @@ public final class OpenAiChatProvider implements ModelProvider {
 
   /** Folds the chunks of one streamed completion. */
   private final class Assembly {
-    private final RoundListener listener;
-    private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
+    private final StreamedText streamed;
     private final TreeMap<Integer, PartialCall> calls = new TreeMap<>();
     private long input;
     private long output;
     private String finish;
 
     Assembly(RoundListener listener) {
-      this.listener = listener;
+      this.streamed = new StreamedText(listener);
     }
 
     void chunk(String data) {
@@ -125,13 +123,11 @@ public final class OpenAiChatProvider implements ModelProvider {
         JsonNode delta = choice.path("delta");
         String thought = delta.path("reasoning_content").asText(delta.path("reasoning").asText(""));
         if (!thought.isEmpty()) {
-          reasoning.append(thought);
-          listener.reasoning(thought);
+          streamed.reasoning(thought);
         }
         String content = delta.path("content").asText("");
         if (!content.isEmpty() && !delta.path("content").isNull()) {
-          text.append(content);
-          listener.text(content);
+          streamed.text(content);
         }
         for (JsonNode call : delta.path("tool_calls")) {
           int index = call.path("index").asInt(calls.size());
@@ -159,7 +155,7 @@ public final class OpenAiChatProvider implements ModelProvider {
         String args = call.arguments.isEmpty() ? "{}" : call.arguments.toString();
         toolCalls.add(new ToolCall(call.id == null ? ToolCallIds.fresh() : call.id, call.name.toString(), args));
       }
-      return new RoundResult(text.toString(), reasoning.toString(), toolCalls, input, output, finish);
+      return new RoundResult(streamed.text(), streamed.reasoning(), toolCalls, input, output, finish);
     }
   }
 

@@ -104,4 +104,19 @@ public final class ProviderHttp {
     String path = URI.create(url).getPath();
     return new WorkcellException(ErrorCode.PROVIDER_ERROR, "provider answered HTTP " + status + " on " + path + ": " + text);
   }
+
+  /** Tool arguments as the provider wants them back: a JSON object, or {} when they were not one. */
+  public JsonNode objectOrEmpty(String arguments) {
+    try {
+      JsonNode node = mapper.readTree(arguments == null ? "{}" : arguments);
+      return node != null && node.isObject() ? node : mapper.createObjectNode();
+    } catch (IOException e) {
+      return mapper.createObjectNode();
+    }
+  }
+
+  /** Base URLs are configured with or without a trailing slash; paths are appended to the bare form. */
+  public static String withoutTrailingSlash(String baseUrl) {
+    return baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+  }
 }

@@ -54,6 +54,10 @@ public enum ErrorCode {
   PREVIEW_AMBIGUOUS("preview_ambiguous", 422, "Several apps could be previewed; give a command"),
   PREVIEW_FAILED("preview_failed", 502, "The preview did not become ready"),
   NETWORK_DISABLED("network_disabled", 409, "The task has no network"),
+  INVALID_PATTERN("invalid_pattern", 400, "The search pattern is not a valid regular expression or glob"),
+  PROCESS_EXITED("process_exited", 400, "The process has already exited or its stdin is closed"),
+  TOO_MANY_PROCESSES("too_many_processes", 429, "The sandbox runs too many background processes"),
+  NOT_A_REPOSITORY("not_a_repository", 409, "The workspace is not a git repository"),
 
   // model providers
   PROVIDER_NOT_FOUND("provider_not_found", 404, "The provider is not configured"),

@@ -34,8 +34,37 @@ public final class SandboxSubjects {
   public static final String FILES_SEARCH = P + "files.search";
   public static final String FILES_MKDIR = P + "files.mkdir";
 
+  /** Raw bytes of any file, in chunks ({@link ReadBytes} → {@link FileBytes}). */
+  public static final String FILES_READ_BYTES = P + "files.read_bytes";
+  /** Atomic replace with raw bytes ({@link WriteBytes} → {@link FileWritten}); uploads. */
+  public static final String FILES_WRITE_BYTES = P + "files.write_bytes";
+  /** Regular-expression or literal search with an include glob ({@link GrepFiles} → {@link GrepResult}). */
+  public static final String FILES_GREP = P + "files.grep";
+  /** Files and directories by glob pattern ({@link GlobFiles} → {@link GlobResult}). */
+  public static final String FILES_GLOB = P + "files.glob";
+
   /** Run one command to completion ({@link RunCommand} → {@link CommandResult}). */
   public static final String EXEC = P + "exec";
+  /**
+   * Cancel a running {@link RunCommand} by its {@code execId} ({@link CancelExec} → {@link ExecCancelled}):
+   * TERM, KILL after the grace, every leftover process killed; the EXEC request then fails {@code cancelled}.
+   */
+  public static final String EXEC_CANCEL = P + "exec.cancel";
+
+  /**
+   * Background processes (the Open Terminal model): a command keeps running after the request; its
+   * output is kept bounded and polled by offset. Processes live in their sandbox's celld, so a
+   * process id of another sandbox is simply {@code not_found}.
+   */
+  public static final String PROCESS_START = P + "process.start";
+  public static final String PROCESS_STATUS = P + "process.status";
+  public static final String PROCESS_INPUT = P + "process.input";
+  public static final String PROCESS_KILL = P + "process.kill";
+  public static final String PROCESS_LIST = P + "process.list";
+
+  /** Git state of the workspace ({@link GitQuery} → {@link GitStatus} / {@link GitDiff}); {@code not_a_repository} without one. */
+  public static final String GIT_STATUS = P + "git.status";
+  public static final String GIT_DIFF = P + "git.diff";
 
   /** The task's web preview; refused with {@code network_disabled} when the policy has no network. */
   public static final String PREVIEW_START = P + "preview.start";
@@ -44,8 +73,25 @@ public final class SandboxSubjects {
 
   private SandboxSubjects() {}
 
-  /** Names the task (and its owner, which must match the sandbox's owner label). */
-  public record SandboxRef(String taskId, String ownerId) {}
+  /**
+   * Names a sandbox: a task's (with its owner, which must match the sandbox's owner label), or an
+   * Open Terminal user's home ({@code homeUserId}: the caller's {@code X-User-Id}, whole; sandbox and
+   * volume names derive from a hash of it). Only service actors (the gateway) may name a home.
+   */
+  public record SandboxRef(String taskId, String ownerId, String homeUserId) {
+
+    public SandboxRef(String taskId, String ownerId) {
+      this(taskId, ownerId, null);
+    }
+
+    public static SandboxRef home(String userId) {
+      return new SandboxRef(null, null, userId);
+    }
+
+    public boolean isHome() {
+      return homeUserId != null;
+    }
+  }
 
   /** {@code state}: absent, created, running, stopped. */
   public record SandboxState(String taskId, String state, String containerId, String volume, boolean network) {}

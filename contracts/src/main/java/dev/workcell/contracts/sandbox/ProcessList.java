@@ -1,0 +1,6 @@
+package dev.workcell.contracts.sandbox;
+
+import java.util.List;
+
+/** Without output. */
+public record ProcessList(List<ProcessView> processes) {}

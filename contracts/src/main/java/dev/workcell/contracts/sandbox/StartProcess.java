@@ -1,0 +1,13 @@
+package dev.workcell.contracts.sandbox;
+
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import java.util.Map;
+
+/**
+ * Starts a background process (shell command, 1..20,000 characters) in {@code cwd} (relative to the
+ * sandbox root; null: the root) with extra {@code env}. Its stdin stays open for
+ * {@link SandboxSubjects#PROCESS_INPUT}. {@code waitMs} 0..300,000 waits for it to finish before
+ * answering (null/0: answer at once).
+ */
+public record StartProcess(SandboxRef sandbox, String command, String cwd, Map<String, String> env, Long waitMs,
+    Integer tail) {}

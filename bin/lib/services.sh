@@ -59,7 +59,11 @@ wc_service_env() {
       printf '%s\n' "QUARKUS_DATASOURCE_PASSWORD=$(wc_secret pg-workcell_task)" \
         "QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" \
         "QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" ;;
-    sandbox-service) printf '%s\n' "DOCKER_HOST=${DOCKER_HOST:-unix:///var/run/docker.sock}" ;;
+    # Each stack (state folder + port base) labels its sandboxes as its own instance: reconciliation
+    # removes only its instance's orphans, so a second stack never deletes this one's sandboxes.
+    sandbox-service)
+      printf '%s\n' "DOCKER_HOST=${DOCKER_HOST:-unix:///var/run/docker.sock}" \
+        "WORKCELL_SANDBOX_INSTANCE=${WORKCELL_SANDBOX_INSTANCE:-$( ((WC_PORT_BASE == 8480)) && echo default || echo "stack-$WC_PORT_BASE")}" ;;
     gateway-service)
       printf '%s\n' "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$WC_KEYS/jwt-public.pem" \
         "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" ;;

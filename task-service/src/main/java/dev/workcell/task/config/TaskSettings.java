@@ -5,6 +5,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Settings of the Work data model. application.properties maps seed 004's {@code WORK_*} names onto
@@ -48,4 +49,7 @@ public interface TaskSettings {
   /** Whether start-up fails runs left active and clears preview state (see RunRecovery). */
   @WithDefault("true")
   boolean recoverAtStart();
+
+  /** Secret file the provider API keys are sealed with (WORKCELL_PROVIDER_KEY_FILE); unset: no key can be stored. */
+  Optional<String> providerKeyFile();
 }

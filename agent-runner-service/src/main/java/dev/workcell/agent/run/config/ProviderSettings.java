@@ -1,11 +1,14 @@
 package dev.workcell.agent.run.config;
 
+import dev.workcell.contracts.provider.ProviderSubjects;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import java.util.Optional;
 
 /**
- * The model providers this runner may call, read once at start. A provider is configured when its
- * URL is set; its id is its kind unless named. Keys are never logged and only sent to their provider.
+ * The model providers this runner reads from its environment at start (read-only; admins configure
+ * more through task-service). A provider is configured when its URL is set; its id is its kind unless
+ * named. Keys are never logged and only sent to their provider.
  */
 @ConfigMapping(prefix = "workcell.agent.providers")
 public interface ProviderSettings {
@@ -39,4 +42,12 @@ public interface ProviderSettings {
   Optional<String> geminiApiKey();
 
   Optional<String> geminiId();
+
+  /** task-service's subject for admin-configured providers (with the decrypted key); tests use a fixture's. */
+  @WithDefault(ProviderSubjects.RESOLVE)
+  String resolveSubject();
+
+  /** The subject this runner lists its environment providers on (ids and kinds only). */
+  @WithDefault(ProviderSubjects.ENVIRONMENT)
+  String environmentSubject();
 }

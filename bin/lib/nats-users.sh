@@ -15,20 +15,27 @@ declare -A WC_NATS_PUBLISH=(
   [operator]='"workcell.*.ping", "workcell.task.account.ensure"'
 )
 
+# Subjects a user may not publish although its allow list covers them: only agent-runner may ask
+# task-service for a decrypted provider key (task-service also checks the actor).
+declare -A WC_NATS_DENY_PUBLISH=(
+  [gateway]='"workcell.task.runner.providers.resolve"'
+)
+
 # Services whose users may manage JetStream provision the contract's streams at connect.
 wc_nats_manages_streams() { [[ ${WC_NATS_PUBLISH[$1]} == *'$JS.API'* ]]; }
 
 # The authorization block of nats.conf (passwords come from the state folder's secrets).
 wc_nats_authorization() {
-  local user subscribe
+  local user subscribe deny
   printf 'authorization {\n  users = [\n'
   for user in "${!WC_NATS_PUBLISH[@]}"; do
     subscribe='"_INBOX.>"'
     [[ $user == operator ]] || subscribe+=", \"workcell.$user.>\""
     [[ $user == gateway ]] && subscribe+=', "workcell.run.events.>"'
     [[ $user == agent-runner ]] && subscribe+=', "workcell.run.requests"'
-    printf '    { user: "%s", password: "%s",\n      permissions: { publish: { allow: [%s] }, subscribe: { allow: [%s] }, allow_responses: true } }\n' \
-      "$user" "$(wc_secret "nats-$user")" "${WC_NATS_PUBLISH[$user]}" "$subscribe"
+    deny=${WC_NATS_DENY_PUBLISH[$user]:-}
+    printf '    { user: "%s", password: "%s",\n      permissions: { publish: { allow: [%s]%s }, subscribe: { allow: [%s] }, allow_responses: true } }\n' \
+      "$user" "$(wc_secret "nats-$user")" "${WC_NATS_PUBLISH[$user]}" "${deny:+, deny: [$deny]}" "$subscribe"
   done
   printf '  ]\n}\n'
 }

@@ -58,7 +58,8 @@ wc_service_env() {
     task-service)
       printf '%s\n' "QUARKUS_DATASOURCE_PASSWORD=$(wc_secret pg-workcell_task)" \
         "QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" \
-        "QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" ;;
+        "QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://127.0.0.1:$WC_PG_PORT/workcell_task" \
+        "WORKCELL_PROVIDER_KEY_FILE=$(wc_secret provider-key >/dev/null && printf '%s' "$WC_SECRETS/provider-key")" ;;
     # Each stack (state folder + port base) labels its sandboxes as its own instance: reconciliation
     # removes only its instance's orphans, so a second stack never deletes this one's sandboxes.
     sandbox-service)

@@ -359,7 +359,9 @@ func (s *server) procInput(req *request) (any, error) {
 		}
 		return nil, errf(codeProcessExited, "process %s no longer reads its input: %v", p.id, err)
 	}
-	return map[string]any{"written": n}, nil
+	s.procs.mu.Lock()
+	defer s.procs.mu.Unlock()
+	return p.view(), nil
 }
 
 func (s *server) procKill(ctx context.Context, req *request) (any, error) {

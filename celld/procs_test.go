@@ -84,7 +84,10 @@ func TestProcessStartWithWaitAnswersWhenItEnds(t *testing.T) {
 func TestProcessInputReachesCat(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	v := decode[procView](t, h.call(map[string]any{"op": "proc_start", "command": "cat"}))
-	decode[map[string]any](t, h.call(map[string]any{"op": "proc_input", "processId": v.ID, "data": "hello cat\n"}))
+	in := decode[procView](t, h.call(map[string]any{"op": "proc_input", "processId": v.ID, "data": "hello cat\n"}))
+	if in.ID != v.ID || in.Status != "running" {
+		t.Fatalf("%+v", in)
+	}
 	var got string
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && got == ""; time.Sleep(20 * time.Millisecond) {
 		s := decode[procView](t, h.call(map[string]any{"op": "proc_status", "processId": v.ID}))

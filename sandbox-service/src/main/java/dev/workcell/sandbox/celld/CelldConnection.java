@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * One celld process in one sandbox, reached over an attached exec. Concurrent requests are
@@ -40,6 +41,7 @@ public final class CelldConnection implements ExecStream.Listener {
   private final String taskId;
   private final String containerId;
   private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+  private final Map<Long, OutputSink> sinks = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
   private final StringBuilder stderrTail = new StringBuilder();
@@ -69,6 +71,19 @@ public final class CelldConnection implements ExecStream.Listener {
 
   /** A request on its way: its celld id (for {@link #cancel(long)}) and its reply. */
   public record Sent(long id, CompletableFuture<JsonNode> reply) {}
+
+  /** Receives a request's streamed output events, in order, on the connection's reader thread: must not block. */
+  @FunctionalInterface
+  public interface OutputSink {
+    void output(String stream, String data);
+  }
+
+  /** {@link #send(String, ObjectNode)}, with the request's output events going to {@code sink} until its reply. */
+  public Sent send(String op, ObjectNode args, OutputSink sink) {
+    Sent sent = send(op, args, id -> sinks.put(id, sink));
+    sent.reply().whenComplete((result, failure) -> sinks.remove(sent.id()));
+    return sent;
+  }
 
   /** Sends one request and waits for its reply's {@code result}; failures carry celld's mapped code. */
   public JsonNode call(String op, ObjectNode args, Duration timeout) {
@@ -103,6 +118,10 @@ public final class CelldConnection implements ExecStream.Listener {
 
   /** Writes one request frame; the reply arrives on the returned future. */
   public Sent send(String op, ObjectNode args) {
+    return send(op, args, id -> { });
+  }
+
+  private Sent send(String op, ObjectNode args, LongConsumer beforeWrite) {
     long id = ids.incrementAndGet();
     ObjectNode request = JSON.createObjectNode();
     if (args != null) {
@@ -120,15 +139,18 @@ public final class CelldConnection implements ExecStream.Listener {
     }
     CompletableFuture<JsonNode> reply = new CompletableFuture<>();
     pending.put(id, reply);
+    beforeWrite.accept(id);
     WorkcellException gone = closed;
     if (gone != null || stream == null) {
       pending.remove(id);
+      sinks.remove(id);
       throw gone != null ? gone : new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld is not attached");
     }
     try {
       stream.write(FrameDecoder.encode(body));
     } catch (IOException e) {
       pending.remove(id);
+      sinks.remove(id);
       close(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld stopped reading requests: " + e.getMessage()));
       throw closed;
     }
@@ -201,7 +223,16 @@ public final class CelldConnection implements ExecStream.Listener {
     long id = idNode.longValue();
     if (frame.has("event")) {
       requireOutputEvent(frame);
-      return; // streamed output; the final reply carries the capped result
+      // Streamed output goes to a request's sink if it asked for one; the final reply carries the capped result.
+      OutputSink sink = sinks.get(id);
+      if (sink != null) {
+        try {
+          sink.output(frame.get("stream").textValue(), frame.get("data").textValue());
+        } catch (RuntimeException e) {
+          Log.debugf("output sink of %d failed: %s", id, e.getMessage());
+        }
+      }
+      return;
     }
     JsonNode ok = frame.get("ok");
     if (ok == null || !ok.isBoolean()) {
@@ -283,6 +314,7 @@ public final class CelldConnection implements ExecStream.Listener {
     }
     pending.values().forEach(reply -> reply.completeExceptionally(reason));
     pending.clear();
+    sinks.clear();
   }
 
   private String stderrSuffix() {

@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
 
 /**
  * Runs one command to completion through celld, which enforces the timeout (TERM, then KILL) and
- * kills everything the command leaves behind. A command with an {@code execId} can be cancelled
- * from another request while it runs. Blocking.
+ * kills everything the command leaves behind. A command with an {@code execId} streams its output
+ * live ({@link ExecOutputPublisher}) and can be cancelled from another request while it runs. Blocking.
  */
 @ApplicationScoped
 public class CommandRunner {
@@ -40,14 +40,39 @@ public class CommandRunner {
 
   private final SandboxLifecycle lifecycle;
   private final SandboxSettings settings;
+  private final ExecOutputPublisher output;
   /** Commands with an execId in flight: sandbox key id + execId → where to send the cancel. */
   private final Map<String, Running> running = new ConcurrentHashMap<>();
 
-  private record Running(CelldConnection celld, long requestId) {}
+  /** A command with an execId: its celld request id once sent; a cancel that comes first is kept until then. */
+  private static final class Running {
+    final CelldConnection celld;
+    long requestId = -1;
+    boolean cancelRequested;
 
-  public CommandRunner(SandboxLifecycle lifecycle, SandboxSettings settings) {
+    Running(CelldConnection celld) {
+      this.celld = celld;
+    }
+
+    synchronized void sent(long id) {
+      requestId = id;
+      if (cancelRequested) {
+        celld.cancel(id);
+      }
+    }
+
+    synchronized void cancel() {
+      cancelRequested = true;
+      if (requestId >= 0) {
+        celld.cancel(requestId);
+      }
+    }
+  }
+
+  public CommandRunner(SandboxLifecycle lifecycle, SandboxSettings settings, ExecOutputPublisher output) {
     this.lifecycle = lifecycle;
     this.settings = settings;
+    this.output = output;
   }
 
   public CommandResult run(SandboxRef ref, String command, Integer timeoutSec) {
@@ -81,31 +106,31 @@ public class CommandRunner {
         return CelldReplies.commandResult(session.celld().call("exec", args, deadline), settings.maxOutputChars());
       }
       String key = runningKey(session.key(), execId);
-      // Registered before the frame is sent, so a cancel arriving at once still finds it.
-      Running slot = new Running(session.celld(), -1);
+      // Registered before the frame is sent, so a cancel arriving at once still stops it.
+      Running slot = new Running(session.celld());
       if (running.putIfAbsent(key, slot) != null) {
         throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "a command with execId " + execId + " is already running");
       }
       try {
-        CelldConnection.Sent sent = session.celld().send("exec", args);
-        running.replace(key, slot, new Running(session.celld(), sent.id()));
+        CelldConnection.Sent sent = session.celld().send("exec", args, output.sinkFor(execId));
+        slot.sent(sent.id());
         return CelldReplies.commandResult(await(session.celld(), sent, deadline), settings.maxOutputChars());
       } finally {
-        running.remove(key);
+        running.remove(key, slot);
       }
     }
   }
 
-  /** Stops the command with this execId in this sandbox; false when none runs (or it has not been sent yet). */
+  /** Stops the command with this execId in this sandbox; false when none runs. */
   public ExecCancelled cancel(SandboxRef ref, String execId) {
     if (execId == null || !EXEC_ID.matcher(execId).matches()) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "execId must be 1..64 of A-Z a-z 0-9 _ -");
     }
     Running target = running.get(runningKey(SandboxKey.of(ref), execId));
-    if (target == null || target.requestId() < 0) {
+    if (target == null) {
       return new ExecCancelled(execId, false);
     }
-    target.celld().cancel(target.requestId());
+    target.cancel();
     return new ExecCancelled(execId, true);
   }
 

@@ -50,6 +50,13 @@ public final class SandboxSubjects {
    * TERM, KILL after the grace, every leftover process killed; the EXEC request then fails {@code cancelled}.
    */
   public static final String EXEC_CANCEL = P + "exec.cancel";
+  /**
+   * Live output of a running {@link RunCommand} that carries an {@code execId} (core NATS, no reply):
+   * {@link ExecOutput} chunks on {@code EXEC_OUTPUT_PREFIX + execId}, in production order per stream,
+   * at most the command's output cap per stream. The final {@link CommandResult} stays the record of
+   * truth; execIds should be unguessable, since the subject carries nothing else.
+   */
+  public static final String EXEC_OUTPUT_PREFIX = P + "exec.output.";
 
   /**
    * Background processes (the Open Terminal model): a command keeps running after the request; its

@@ -15,11 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * One celld process in one sandbox, reached over an attached exec. Concurrent requests are
@@ -39,6 +41,7 @@ public final class CelldConnection implements ExecStream.Listener {
   private final String taskId;
   private final String containerId;
   private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+  private final Map<Long, OutputSink> sinks = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
   private final StringBuilder stderrTail = new StringBuilder();
@@ -66,8 +69,59 @@ public final class CelldConnection implements ExecStream.Listener {
     return closed == null && current != null && current.open();
   }
 
+  /** A request on its way: its celld id (for {@link #cancel(long)}) and its reply. */
+  public record Sent(long id, CompletableFuture<JsonNode> reply) {}
+
+  /** Receives a request's streamed output events, in order, on the connection's reader thread: must not block. */
+  @FunctionalInterface
+  public interface OutputSink {
+    void output(String stream, String data);
+  }
+
+  /** {@link #send(String, ObjectNode)}, with the request's output events going to {@code sink} until its reply. */
+  public Sent send(String op, ObjectNode args, OutputSink sink) {
+    Sent sent = send(op, args, id -> sinks.put(id, sink));
+    sent.reply().whenComplete((result, failure) -> sinks.remove(sent.id()));
+    return sent;
+  }
+
   /** Sends one request and waits for its reply's {@code result}; failures carry celld's mapped code. */
   public JsonNode call(String op, ObjectNode args, Duration timeout) {
+    Sent sent = send(op, args);
+    return await(sent.id(), sent.reply(), timeout);
+  }
+
+  /**
+   * Sends one request without waiting: the future completes with the result, or fails with celld's
+   * mapped code, or with {@code upstream_timeout} after {@code timeout} (the request is then cancelled).
+   */
+  public CompletableFuture<JsonNode> callAsync(String op, ObjectNode args, Duration timeout) {
+    Sent sent = send(op, args);
+    CompletableFuture<JsonNode> out = new CompletableFuture<>();
+    sent.reply().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((result, thrown) -> {
+      Throwable failure = thrown instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : thrown;
+      if (failure == null) {
+        out.complete(result);
+      } else if (failure instanceof TimeoutException) {
+        pending.remove(sent.id());
+        cancel(sent.id());
+        out.completeExceptionally(new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT,
+            "celld did not answer " + sent.id() + " within " + timeout.toSeconds() + " s"));
+      } else {
+        out.completeExceptionally(failure instanceof WorkcellException known
+            ? new WorkcellException(known.code(), known.getMessage(), known)
+            : new WorkcellException(ErrorCode.INTERNAL, "celld call failed", failure));
+      }
+    });
+    return out;
+  }
+
+  /** Writes one request frame; the reply arrives on the returned future. */
+  public Sent send(String op, ObjectNode args) {
+    return send(op, args, id -> { });
+  }
+
+  private Sent send(String op, ObjectNode args, LongConsumer beforeWrite) {
     long id = ids.incrementAndGet();
     ObjectNode request = JSON.createObjectNode();
     if (args != null) {
@@ -85,19 +139,22 @@ public final class CelldConnection implements ExecStream.Listener {
     }
     CompletableFuture<JsonNode> reply = new CompletableFuture<>();
     pending.put(id, reply);
+    beforeWrite.accept(id);
     WorkcellException gone = closed;
     if (gone != null || stream == null) {
       pending.remove(id);
+      sinks.remove(id);
       throw gone != null ? gone : new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld is not attached");
     }
     try {
       stream.write(FrameDecoder.encode(body));
     } catch (IOException e) {
       pending.remove(id);
+      sinks.remove(id);
       close(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld stopped reading requests: " + e.getMessage()));
       throw closed;
     }
-    return await(id, reply, timeout);
+    return new Sent(id, reply);
   }
 
   private JsonNode await(long id, CompletableFuture<JsonNode> reply, Duration timeout) {
@@ -121,8 +178,11 @@ public final class CelldConnection implements ExecStream.Listener {
     }
   }
 
-  /** Asks celld to cancel an abandoned request; its late reply is dropped as unknown. */
-  private void cancel(long target) {
+  /**
+   * Asks celld to cancel a request in flight (fire and forget): an exec is terminated and answers
+   * {@code cancelled}; an abandoned request's late reply is dropped as unknown.
+   */
+  public void cancel(long target) {
     ObjectNode request = JSON.createObjectNode().put("id", ids.incrementAndGet()).put("op", "cancel").put("target", target);
     try {
       ExecStream current = stream;
@@ -140,7 +200,7 @@ public final class CelldConnection implements ExecStream.Listener {
       try {
         decoder.feed(data, this::onFrame);
       } catch (CelldProtocolException e) {
-        Log.warnf("celld of task %s broke the protocol, closing: %s", taskId, e.getMessage());
+        Log.warnf("celld of %s broke the protocol, closing: %s", taskId, e.getMessage());
         close(new WorkcellException(ErrorCode.INTERNAL, "celld sent a malformed frame: " + e.getMessage()));
       }
     }
@@ -163,7 +223,16 @@ public final class CelldConnection implements ExecStream.Listener {
     long id = idNode.longValue();
     if (frame.has("event")) {
       requireOutputEvent(frame);
-      return; // streamed output; the final reply carries the capped result
+      // Streamed output goes to a request's sink if it asked for one; the final reply carries the capped result.
+      OutputSink sink = sinks.get(id);
+      if (sink != null) {
+        try {
+          sink.output(frame.get("stream").textValue(), frame.get("data").textValue());
+        } catch (RuntimeException e) {
+          Log.debugf("output sink of %d failed: %s", id, e.getMessage());
+        }
+      }
+      return;
     }
     JsonNode ok = frame.get("ok");
     if (ok == null || !ok.isBoolean()) {
@@ -193,7 +262,7 @@ public final class CelldConnection implements ExecStream.Listener {
       }
     }
     if (reply == null) {
-      Log.debugf("celld of task %s answered unknown or abandoned request %d", taskId, id);
+      Log.debugf("celld of %s answered unknown or abandoned request %d", taskId, id);
     }
   }
 
@@ -245,6 +314,7 @@ public final class CelldConnection implements ExecStream.Listener {
     }
     pending.values().forEach(reply -> reply.completeExceptionally(reason));
     pending.clear();
+    sinks.clear();
   }
 
   private String stderrSuffix() {

@@ -8,13 +8,16 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.sandbox.FileContent;
 import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.KillProcess;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ListSandboxes;
+import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxList;
-import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.sandbox.admission.RuntimeAdmission;
 import dev.workcell.sandbox.reconcile.StartupReconciler;
@@ -162,6 +165,22 @@ class SandboxLifecycleTest {
       assertThat(lifecycle.stopIfIdle(ref.taskId(), 60_000)).as("active within the last minute").isFalse();
       assertThat(lifecycle.stopIfIdle(ref.taskId(), 0)).isTrue();
       assertThat(admission.holds(ref.taskId())).isFalse();
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("stopped");
+    } finally {
+      sandboxes.deleteQuietly(ref);
+    }
+  }
+
+  @Test
+  void aSandboxWithARunningBackgroundProcessIsNotIdle() {
+    SandboxRef ref = sandboxes.newTask("busy-owner");
+    try {
+      ProcessView sleeper = sandboxes.call(SandboxSubjects.PROCESS_START,
+          new StartProcess(ref, "sleep 300", null, null, null, null), ProcessView.class);
+      assertThat(lifecycle.stopIfIdle(ref.taskId(), 0)).as("a background process keeps it busy").isFalse();
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("running");
+      sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(ref, sleeper.id(), true), ProcessView.class);
+      assertThat(lifecycle.stopIfIdle(ref.taskId(), 0)).isTrue();
       assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("stopped");
     } finally {
       sandboxes.deleteQuietly(ref);

@@ -7,9 +7,13 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.FileContent;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.health.SafeModeReadinessCheck;
@@ -19,8 +23,8 @@ import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.SandboxNames;
 import dev.workcell.sandbox.runtime.docker.DockerSandboxDriver;
 import dev.workcell.sandbox.runtime.docker.DockerStreamsClient;
-import dev.workcell.sandbox.testing.TaskServiceFixture;
 import dev.workcell.sandbox.testing.SandboxClient;
+import dev.workcell.sandbox.testing.TaskServiceFixture;
 import dev.workcell.sandbox.testing.TestDocker;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -89,6 +93,23 @@ class StartupReconcilerTest {
       assertThat(docker.inspectVolumeCmd(SandboxNames.volume(ref.taskId())).exec().getName()).isNotNull();
     } finally {
       sandboxes.deleteQuietly(ref);
+    }
+  }
+
+  @Test
+  void aRunningHomeIsStoppedAndNeverRemoved() {
+    SandboxRef home = sandboxes.newHome("reconcile-home");
+    try {
+      SandboxState before = sandboxes.ensure(home);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(home, "kept.txt", "kept", null, false), FileWritten.class);
+      reconciler.reconcileOnce();
+      SandboxState after = sandboxes.call(SandboxSubjects.STATUS, home, SandboxState.class);
+      assertThat(after.state()).isEqualTo("stopped");
+      assertThat(after.containerId()).isEqualTo(before.containerId());
+      assertThat(docker.inspectVolumeCmd(before.volume()).exec().getName()).isEqualTo(before.volume());
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(home, "kept.txt"), FileContent.class).content()).isEqualTo("kept");
+    } finally {
+      sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
     }
   }
 

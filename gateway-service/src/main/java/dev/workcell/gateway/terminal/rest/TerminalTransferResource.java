@@ -56,9 +56,10 @@ import org.jboss.resteasy.reactive.multipart.FileUpload;
 
 /**
  * The endpoints OpenWebUI's file browser uses beyond the tools: raw bytes, upload, mkdir, delete,
- * move, zip archive. Paths are relative to the home here (as upstream), not to the session directory.
+ * move, zip archive (one @Path root with the other resources: JAX-RS picks the class by its longest
+ * literal prefix first). Paths are relative to the home here (as upstream), not to the session directory.
  */
-@Path(TerminalApi.BASE + "/files")
+@Path(TerminalApi.BASE)
 public class TerminalTransferResource {
 
   private final TerminalSandbox sandbox;
@@ -70,19 +71,19 @@ public class TerminalTransferResource {
   }
 
   @GET
-  @Path("/view")
+  @Path("/files/view")
   public Uni<Response> view(@QueryParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     return bytes(TerminalCaller.of(user, session), HomePaths.resolve(QueryValues.required("path", path), ""));
   }
 
   @GET
-  @Path("/serve/{path: .+}")
+  @Path("/files/serve/{path: .+}")
   public Uni<Response> serve(@PathParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     return bytes(TerminalCaller.of(user, session), HomePaths.resolve("/" + path, ""));
   }
 
   @POST
-  @Path("/upload")
+  @Path("/files/upload")
   @Consumes(MediaType.MULTIPART_FORM_DATA)
   @Produces(MediaType.APPLICATION_JSON)
   @Blocking
@@ -113,7 +114,7 @@ public class TerminalTransferResource {
   }
 
   @POST
-  @Path("/mkdir")
+  @Path("/files/mkdir")
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces(MediaType.APPLICATION_JSON)
   public Uni<Created> mkdir(PathRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
@@ -124,7 +125,7 @@ public class TerminalTransferResource {
   }
 
   @DELETE
-  @Path("/delete")
+  @Path("/files/delete")
   @Produces(MediaType.APPLICATION_JSON)
   public Uni<Deleted> delete(@QueryParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
@@ -138,7 +139,7 @@ public class TerminalTransferResource {
   }
 
   @POST
-  @Path("/move")
+  @Path("/files/move")
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces(MediaType.APPLICATION_JSON)
   public Uni<Moved> move(MoveRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
@@ -154,7 +155,7 @@ public class TerminalTransferResource {
   }
 
   @POST
-  @Path("/archive")
+  @Path("/files/archive")
   @Consumes(MediaType.APPLICATION_JSON)
   public Uni<Response> archive(ArchiveRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);

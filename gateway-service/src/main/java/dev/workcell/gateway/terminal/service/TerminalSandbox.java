@@ -21,8 +21,8 @@ import java.time.Duration;
 @ApplicationScoped
 public class TerminalSandbox {
 
-  /** One FILES_READ_BYTES chunk at most. */
-  static final int CHUNK = 2_000_000;
+  /** Bytes per FILES_READ_BYTES request: base64 of it stays under NATS's default 1 MB max payload. */
+  static final int CHUNK = 512 * 1024;
 
   private static final Actor GATEWAY = Actor.service(ServiceName.GATEWAY);
 

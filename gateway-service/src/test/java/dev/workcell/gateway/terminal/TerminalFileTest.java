@@ -102,7 +102,7 @@ class TerminalFileTest {
         .body("matches[0].type", equalTo("file"));
     GlobFiles glob = HomeSandboxFixture.seen(SandboxSubjects.FILES_GLOB, GlobFiles.class).get(0);
     assertThat(glob.pattern()).isEqualTo("**/*.py");
-    assertThat(glob.exclude()).isEqualTo("nothing");
+    assertThat(glob.exclude()).isEqualTo("**/nothing");
     assertThat(glob.path()).isEqualTo("src");
   }
 

@@ -104,7 +104,7 @@ public class TerminalSearchResource {
     List<String> laterExcludes = excludes.size() > 1 ? excludes.subList(1, excludes.size()) : List.of();
     // A few more than asked, so the gateway-side excludes can still fill the page.
     int ask = laterExcludes.isEmpty() ? max : Math.min(1000, max * 2);
-    GlobFiles request = new GlobFiles(caller.sandbox(), dir, SearchPaths.anyDepth(glob), excludes.isEmpty() ? null : excludes.get(0),
+    GlobFiles request = new GlobFiles(caller.sandbox(), dir, SearchPaths.anyDepth(glob), excludes.isEmpty() ? null : SearchPaths.anyDepth(excludes.get(0)),
         kind, ask);
     return sandbox.ask(SandboxSubjects.FILES_GLOB, request, GlobResult.class).map(result -> {
       List<GlobMatch> matches = new ArrayList<>();

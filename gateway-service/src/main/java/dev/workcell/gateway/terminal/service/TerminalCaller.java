@@ -11,7 +11,8 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
  */
 public record TerminalCaller(String userId, String sessionId) {
 
-  private static final int MAX_ID_CHARS = 512;
+  // sandbox-service takes home user ids of at most 256 characters (SandboxKey); refusing here saves the round trip.
+  private static final int MAX_ID_CHARS = 256;
 
   public static TerminalCaller of(String userId, String sessionId) {
     if (userId == null || userId.isBlank()) {
@@ -19,11 +20,11 @@ public record TerminalCaller(String userId, String sessionId) {
           "The X-User-Id header is required: every user works in a sandbox of their own");
     }
     if (userId.length() > MAX_ID_CHARS || hasControl(userId)) {
-      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "X-User-Id is longer than 512 characters or holds control characters");
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "X-User-Id is longer than 256 characters or holds control characters");
     }
     String session = sessionId == null || sessionId.isBlank() ? null : sessionId;
     if (session != null && (session.length() > MAX_ID_CHARS || hasControl(session))) {
-      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "X-Session-Id is longer than 512 characters or holds control characters");
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "X-Session-Id is longer than 256 characters or holds control characters");
     }
     return new TerminalCaller(userId, session);
   }

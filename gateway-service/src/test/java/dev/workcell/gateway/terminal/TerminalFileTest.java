@@ -97,6 +97,9 @@ class TerminalFileTest {
         .body("matches.file", org.hamcrest.Matchers.hasItem("/home/user/src/main.py"));
     assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_GREP, GrepFiles.class)).extracting(GrepFiles::include)
         .containsExactly("*.py", "*.txt");
+    Terminal.as(U).queryParam("query", "import").get("/files/grep").then().statusCode(200).body("path", equalTo("/home/user"))
+        .body("matches", hasSize(1)).body("matches[0].file", equalTo("/home/user/src/main.py")).body("matches[0].line", equalTo(1));
+    assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_GREP, GrepFiles.class).get(2).include()).isNull();
     Terminal.as(U).queryParam("pattern", "*.py").queryParam("path", "/home/user/src").queryParam("exclude", "nothing", "util.py")
         .get("/files/glob").then().statusCode(200).body("matches", hasSize(1)).body("matches[0].path", equalTo("main.py"))
         .body("matches[0].type", equalTo("file"));

@@ -62,11 +62,13 @@ public class TerminalSearchResource {
     boolean perLine = QueryValues.bool("match_per_line", matchPerLine, true);
     int max = QueryValues.integer("max_results", maxResults, 1, 500, 50);
     List<String> includes = patterns(include);
-    // sandbox-service takes one include glob; several are one search each, merged in order.
-    List<String> each = includes.isEmpty() ? java.util.Collections.singletonList(null) : includes;
+    // sandbox-service takes one include glob; several are one search each, merged in order ("" = none:
+    // Mutiny streams carry no nulls).
+    List<String> each = includes.isEmpty() ? List.of("") : includes;
     return Multi.createFrom().iterable(each)
         .onItem().transformToUniAndConcatenate(glob -> sandbox.ask(SandboxSubjects.FILES_GREP,
-            new GrepFiles(caller.sandbox(), dir, text, useRegex, ignoreCase, glob, perLine, max), GrepResult.class))
+            new GrepFiles(caller.sandbox(), dir, text, useRegex, ignoreCase, glob.isEmpty() ? null : glob, perLine, max),
+            GrepResult.class))
         .collect().asList()
         .map(results -> {
           Set<GrepMatch> matches = new LinkedHashSet<>();

@@ -117,8 +117,10 @@ def main():
     args = parser.parse_args()
     c = Checks()
     ts = ToolServer(args.url, args.key)
+    # Fixed users, so repeated runs reuse their two sandboxes (sandbox-service caps running ones);
+    # each run starts by clearing what an earlier run left in their homes.
     run = uuid.uuid4().hex[:8]
-    alice, bob = "e2e-alice-" + run, "e2e-bob-" + run
+    alice, bob = "wt-open-terminal/alice", "wt-open-terminal/bob"
     chat = "chat-" + run
 
     expected = {"list_files", "read_file", "display_file", "write_file", "replace_file_content", "grep_search",
@@ -130,6 +132,9 @@ def main():
     status, body, _ = ts.http("GET", ts.url + "/files/list", {"Authorization": "Bearer wrong", "X-User-Id": alice}, None)
     c.check("a wrong key is refused", status == 401, (status, body))
 
+    for user in (alice, bob):
+        status, body, _ = ts.call("run_command", user, command="rm -rf proj passwd-link proc-link", wait=30)
+        c.check("a clean home for %s" % user, status == 200 and body.get("exit_code") == 0, (status, body))
     status, body, _ = ts.call("write_file", alice, chat, path="proj/notes.txt", content="alpha\nbeta needle\ngamma\n")
     c.check("write_file", status == 200 and body.get("path") == "/home/user/proj/notes.txt", (status, body))
     status, body, _ = ts.call("read_file", alice, chat, path="/home/user/proj/notes.txt", start_line=2, end_line=2)

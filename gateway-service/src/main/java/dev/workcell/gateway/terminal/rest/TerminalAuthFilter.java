@@ -1,0 +1,33 @@
+package dev.workcell.gateway.terminal.rest;
+
+import dev.workcell.gateway.terminal.service.TerminalKey;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import java.util.Set;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * The Open Terminal API's own bearer key, checked before any of its resources runs. It is not the
+ * Work API's JWT: these endpoints carry no {@code @Authenticated}, and proactive auth is off.
+ */
+public class TerminalAuthFilter {
+
+  /** As upstream: liveness, feature flags and the tool document need no key. */
+  private static final Set<String> OPEN = Set.of("/health", "/api/config", "/openapi.json");
+
+  private final TerminalKey key;
+
+  public TerminalAuthFilter(TerminalKey key) {
+    this.key = key;
+  }
+
+  @ServerRequestFilter
+  public void authenticate(ContainerRequestContext request) {
+    String path = request.getUriInfo().getPath();
+    if (!path.equals(TerminalApi.BASE) && !path.startsWith(TerminalApi.BASE + "/")) {
+      return;
+    }
+    if (!OPEN.contains(path.substring(TerminalApi.BASE.length()))) {
+      key.verify(request.getHeaderString("Authorization"));
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package dev.workcell.gateway.terminal.rest;
+
+import static dev.workcell.gateway.terminal.rest.TerminalApi.SESSION;
+import static dev.workcell.gateway.terminal.rest.TerminalApi.USER;
+
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.FileContent;
+import dev.workcell.contracts.sandbox.FileEntry;
+import dev.workcell.contracts.sandbox.FileList;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.ListFiles;
+import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.StatFile;
+import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.gateway.problem.Inputs;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.PathRequest;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.ReplaceRequest;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.ReplacementChunk;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.WriteRequest;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Cwd;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.CwdSet;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Display;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Entry;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Listing;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Root;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.TextFile;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Written;
+import dev.workcell.gateway.terminal.config.TerminalSettings;
+import dev.workcell.gateway.terminal.service.DocumentText;
+import dev.workcell.gateway.terminal.service.HomePaths;
+import dev.workcell.gateway.terminal.service.MediaTypes;
+import dev.workcell.gateway.terminal.service.SessionCwds;
+import dev.workcell.gateway.terminal.service.TerminalCaller;
+import dev.workcell.gateway.terminal.service.TerminalSandbox;
+import dev.workcell.gateway.terminal.service.TextLines;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** The file tools of the Open Terminal API (list, read, display, write, replace) and the session directory. */
+@Path(TerminalApi.BASE)
+@Produces(MediaType.APPLICATION_JSON)
+public class TerminalFileResource {
+
+  private final TerminalSandbox sandbox;
+  private final SessionCwds cwds;
+  private final DocumentText documents;
+  private final long viewMaxBytes;
+
+  public TerminalFileResource(TerminalSandbox sandbox, SessionCwds cwds, DocumentText documents, TerminalSettings settings) {
+    this.sandbox = sandbox;
+    this.cwds = cwds;
+    this.documents = documents;
+    this.viewMaxBytes = settings.viewMaxBytes();
+  }
+
+  @GET
+  @Path("/files/list")
+  public Uni<Listing> list(@QueryParam("directory") String directory, @HeaderParam(USER) String user,
+      @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String dir = HomePaths.resolve(QueryValues.text(directory), cwds.get(caller));
+    return sandbox.ask(SandboxSubjects.FILES_LIST, new ListFiles(caller.sandbox(), dir), FileList.class)
+        .map(list -> new Listing(HomePaths.present(dir), true,
+            list.entries() == null ? List.of() : list.entries().stream().map(TerminalFileResource::entry).toList()));
+  }
+
+  @GET
+  @Path("/files/read")
+  public Uni<Response> read(@QueryParam("path") String path, @QueryParam("start_line") String startLine,
+      @QueryParam("end_line") String endLine, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    Integer start = QueryValues.integer("start_line", startLine, 1, Integer.MAX_VALUE, null);
+    Integer end = QueryValues.integer("end_line", endLine, 1, Integer.MAX_VALUE, null);
+    String file = HomePaths.resolve(QueryValues.required("path", path), cwds.get(caller));
+    String shown = HomePaths.present(file);
+    if (MediaTypes.rawImage(file)) {
+      return sandbox.readAll(caller, file, viewMaxBytes)
+          .map(bytes -> Response.ok(bytes, MediaTypes.of(file)).header("X-Content-Type-Options", "nosniff").build());
+    }
+    String kind = MediaTypes.document(file);
+    if (kind != null) {
+      return documents.extract(caller, file, kind).map(text -> lines(shown, text.content(), start, end));
+    }
+    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class)
+        .map(content -> lines(shown, content.content(), start, end))
+        .onFailure(WorkcellException.class).transform(failure -> unsupported((WorkcellException) failure, file));
+  }
+
+  @GET
+  @Path("/files/display")
+  public Uni<Display> display(@QueryParam("path") String path, @HeaderParam(USER) String user,
+      @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String file = HomePaths.resolve(QueryValues.required("path", path), cwds.get(caller));
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), file), FileEntry.class)
+        .map(entry -> new Display(HomePaths.present(file), "file".equals(entry.type())))
+        .onFailure(WorkcellException.class).recoverWithUni(failure -> notFound(failure)
+            ? Uni.createFrom().item(new Display(HomePaths.present(file), false))
+            : Uni.createFrom().failure(failure));
+  }
+
+  @POST
+  @Path("/files/write")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Uni<Written> write(WriteRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    WriteRequest request = Inputs.body(body);
+    String file = HomePaths.resolve(QueryValues.required("path", request.path()), cwds.get(caller));
+    if (request.content() == null) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "content is required");
+    }
+    long size = utf8Size(request.content());
+    return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, request.content(), null, true),
+        FileWritten.class).map(written -> new Written(HomePaths.present(file), size));
+  }
+
+  @POST
+  @Path("/files/replace")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Uni<Written> replace(ReplaceRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    ReplaceRequest request = Inputs.body(body);
+    String file = HomePaths.resolve(QueryValues.required("path", request.path()), cwds.get(caller));
+    if (request.replacements() == null) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "replacements is required");
+    }
+    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class).chain(current -> {
+      String content = current.content();
+      for (ReplacementChunk chunk : request.replacements()) {
+        if (chunk == null) {
+          throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a replacement is null");
+        }
+        if ((chunk.startLine() != null && chunk.startLine() < 1) || (chunk.endLine() != null && chunk.endLine() < 1)) {
+          throw new WorkcellException(ErrorCode.INVALID_REQUEST, "start_line and end_line are 1 or more");
+        }
+        content = TextLines.replace(content, chunk.target(), chunk.replacement(), chunk.startLine(), chunk.endLine(),
+            Boolean.TRUE.equals(chunk.allowMultiple()));
+      }
+      long size = utf8Size(content);
+      // Compare-and-swap: a write in between fails with conflict rather than being overwritten.
+      return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, content, current.version(), false),
+          FileWritten.class).map(written -> new Written(HomePaths.present(file), size));
+    });
+  }
+
+  @GET
+  @Path("/files/cwd")
+  public Cwd cwd(@HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    return new Cwd(HomePaths.present(cwds.get(caller)), HomePaths.HOME, new Root(HomePaths.HOME, "Home"));
+  }
+
+  @POST
+  @Path("/files/cwd")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Uni<CwdSet> setCwd(PathRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String dir = HomePaths.resolve(QueryValues.required("path", Inputs.body(body).path()), "");
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), dir), FileEntry.class).map(entry -> {
+      if (!"dir".equals(entry.type())) {
+        throw new WorkcellException(ErrorCode.NOT_A_DIRECTORY, "Directory not found");
+      }
+      cwds.set(caller, dir);
+      return new CwdSet(HomePaths.present(dir));
+    });
+  }
+
+  static Entry entry(FileEntry entry) {
+    String type = "dir".equals(entry.type()) ? "directory" : "file";
+    return new Entry(entry.name(), type, entry.size(), entry.mtimeMs() / 1000.0, (entry.mode() & 0200) != 0);
+  }
+
+  private static Response lines(String shown, String content, Integer start, Integer end) {
+    List<String> lines = TextLines.split(content == null ? "" : content);
+    return Response.ok(new TextFile(shown, lines.size(), TextLines.range(lines, start, end)), MediaType.APPLICATION_JSON).build();
+  }
+
+  private static Throwable unsupported(WorkcellException failure, String file) {
+    if (failure.code() == ErrorCode.NOT_UTF8) {
+      return new WorkcellException(ErrorCode.NOT_UTF8, "Unsupported binary file type: " + MediaTypes.of(file));
+    }
+    return failure;
+  }
+
+  static boolean notFound(Throwable failure) {
+    return failure instanceof WorkcellException known && known.code() == ErrorCode.NOT_FOUND;
+  }
+
+  private static long utf8Size(String content) {
+    if (content.length() > Limits.FILE_MAX_BYTES || content.getBytes(StandardCharsets.UTF_8).length > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
+    }
+    return content.getBytes(StandardCharsets.UTF_8).length;
+  }
+}

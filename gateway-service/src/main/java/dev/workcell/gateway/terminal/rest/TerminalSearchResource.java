@@ -1,0 +1,138 @@
+package dev.workcell.gateway.terminal.rest;
+
+import static dev.workcell.gateway.terminal.rest.TerminalApi.SESSION;
+import static dev.workcell.gateway.terminal.rest.TerminalApi.USER;
+
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.GlobFiles;
+import dev.workcell.contracts.sandbox.GlobResult;
+import dev.workcell.contracts.sandbox.GrepFiles;
+import dev.workcell.contracts.sandbox.GrepResult;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SearchHit;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Glob;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.GlobMatch;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Grep;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.GrepMatch;
+import dev.workcell.gateway.terminal.service.HomePaths;
+import dev.workcell.gateway.terminal.service.SearchPaths;
+import dev.workcell.gateway.terminal.service.SessionCwds;
+import dev.workcell.gateway.terminal.service.TerminalCaller;
+import dev.workcell.gateway.terminal.service.TerminalSandbox;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** grep_search and glob_search of the Open Terminal API over sandbox-service's grep and glob. */
+@Path(TerminalApi.BASE)
+@Produces(MediaType.APPLICATION_JSON)
+public class TerminalSearchResource {
+
+  private static final int MAX_PATTERNS = 20;
+
+  private final TerminalSandbox sandbox;
+  private final SessionCwds cwds;
+
+  public TerminalSearchResource(TerminalSandbox sandbox, SessionCwds cwds) {
+    this.sandbox = sandbox;
+    this.cwds = cwds;
+  }
+
+  @GET
+  @Path("/files/grep")
+  public Uni<Grep> grep(@QueryParam("query") String query, @QueryParam("path") String path, @QueryParam("regex") String regex,
+      @QueryParam("case_insensitive") String caseInsensitive, @QueryParam("include") List<String> include,
+      @QueryParam("match_per_line") String matchPerLine, @QueryParam("max_results") String maxResults,
+      @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String text = QueryValues.required("query", query);
+    String dir = HomePaths.resolve(QueryValues.text(path), cwds.get(caller));
+    boolean useRegex = QueryValues.bool("regex", regex, true);
+    boolean ignoreCase = QueryValues.bool("case_insensitive", caseInsensitive, false);
+    boolean perLine = QueryValues.bool("match_per_line", matchPerLine, true);
+    int max = QueryValues.integer("max_results", maxResults, 1, 500, 50);
+    List<String> includes = patterns(include);
+    // sandbox-service takes one include glob; several are one search each, merged in order ("" = none:
+    // Mutiny streams carry no nulls).
+    List<String> each = includes.isEmpty() ? List.of("") : includes;
+    return Multi.createFrom().iterable(each)
+        .onItem().transformToUniAndConcatenate(glob -> sandbox.ask(SandboxSubjects.FILES_GREP,
+            new GrepFiles(caller.sandbox(), dir, text, useRegex, ignoreCase, glob.isEmpty() ? null : glob, perLine, max),
+            GrepResult.class))
+        .collect().asList()
+        .map(results -> {
+          Set<GrepMatch> matches = new LinkedHashSet<>();
+          boolean truncated = false;
+          for (GrepResult result : results) {
+            truncated |= result.truncated();
+            for (SearchHit hit : result.matches() == null ? List.<SearchHit>of() : result.matches()) {
+              String file = HomePaths.present(SearchPaths.homeRelative(dir, hit.path()));
+              matches.add(perLine ? new GrepMatch(file, hit.line(), hit.text()) : new GrepMatch(file, null, null));
+            }
+          }
+          List<GrepMatch> list = new ArrayList<>(matches);
+          if (list.size() > max) {
+            list = list.subList(0, max);
+            truncated = true;
+          }
+          return new Grep(text, HomePaths.present(dir), list, truncated);
+        });
+  }
+
+  @GET
+  @Path("/files/glob")
+  public Uni<Glob> glob(@QueryParam("pattern") String pattern, @QueryParam("path") String path,
+      @QueryParam("exclude") List<String> exclude, @QueryParam("type") String type, @QueryParam("max_results") String maxResults,
+      @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String glob = QueryValues.required("pattern", pattern);
+    String dir = HomePaths.resolve(QueryValues.text(path), cwds.get(caller));
+    String kind = QueryValues.absent(type) ? "any" : type;
+    if (!kind.equals("any") && !kind.equals("file") && !kind.equals("directory")) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "type must be file, directory or any");
+    }
+    int max = QueryValues.integer("max_results", maxResults, 1, 500, 50);
+    List<String> excludes = patterns(exclude);
+    List<String> laterExcludes = excludes.size() > 1 ? excludes.subList(1, excludes.size()) : List.of();
+    // A few more than asked, so the gateway-side excludes can still fill the page.
+    int ask = laterExcludes.isEmpty() ? max : Math.min(1000, max * 2);
+    GlobFiles request = new GlobFiles(caller.sandbox(), dir, SearchPaths.anyDepth(glob), excludes.isEmpty() ? null : SearchPaths.anyDepth(excludes.get(0)),
+        kind, ask);
+    return sandbox.ask(SandboxSubjects.FILES_GLOB, request, GlobResult.class).map(result -> {
+      List<GlobMatch> matches = new ArrayList<>();
+      boolean truncated = result.truncated();
+      for (GlobResult.GlobMatch match : result.matches() == null ? List.<GlobResult.GlobMatch>of() : result.matches()) {
+        String relative = SearchPaths.belowSearched(dir, SearchPaths.homeRelative(dir, match.path()));
+        if (SearchPaths.matchesAny(laterExcludes, relative)) {
+          continue;
+        }
+        if (matches.size() == max) {
+          truncated = true;
+          break;
+        }
+        String shownType = "dir".equals(match.type()) || "directory".equals(match.type()) ? "directory" : "file";
+        matches.add(new GlobMatch(relative, shownType, match.size(), match.mtimeMs() / 1000.0));
+      }
+      return new Glob(glob, HomePaths.present(dir), matches, truncated);
+    });
+  }
+
+  private static List<String> patterns(List<String> values) {
+    List<String> patterns = values == null ? List.of()
+        : values.stream().filter(value -> !QueryValues.absent(value)).distinct().toList();
+    if (patterns.size() > MAX_PATTERNS) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "at most " + MAX_PATTERNS + " patterns");
+    }
+    return patterns;
+  }
+}

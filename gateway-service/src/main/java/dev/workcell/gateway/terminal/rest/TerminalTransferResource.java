@@ -1,0 +1,216 @@
+package dev.workcell.gateway.terminal.rest;
+
+import static dev.workcell.gateway.terminal.rest.TerminalApi.SESSION;
+import static dev.workcell.gateway.terminal.rest.TerminalApi.USER;
+
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.DeleteFile;
+import dev.workcell.contracts.sandbox.FileChanged;
+import dev.workcell.contracts.sandbox.FileEntry;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.GlobFiles;
+import dev.workcell.contracts.sandbox.GlobResult;
+import dev.workcell.contracts.sandbox.MakeDirectory;
+import dev.workcell.contracts.sandbox.MoveFile;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.StatFile;
+import dev.workcell.contracts.sandbox.WriteBytes;
+import dev.workcell.gateway.problem.Inputs;
+import dev.workcell.gateway.terminal.config.TerminalSettings;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.ArchiveRequest;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.MoveRequest;
+import dev.workcell.gateway.terminal.rest.TerminalRequests.PathRequest;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Created;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Deleted;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Moved;
+import dev.workcell.gateway.terminal.rest.TerminalResponses.Uploaded;
+import dev.workcell.gateway.terminal.service.HomePaths;
+import dev.workcell.gateway.terminal.service.MediaTypes;
+import dev.workcell.gateway.terminal.service.SearchPaths;
+import dev.workcell.gateway.terminal.service.TerminalCaller;
+import dev.workcell.gateway.terminal.service.TerminalSandbox;
+import dev.workcell.gateway.terminal.service.ZipBuilder;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.multipart.FileUpload;
+
+/**
+ * The endpoints OpenWebUI's file browser uses beyond the tools: raw bytes, upload, mkdir, delete,
+ * move, zip archive (one @Path root with the other resources: JAX-RS picks the class by its longest
+ * literal prefix first). Paths are relative to the home here (as upstream), not to the session directory.
+ */
+@Path(TerminalApi.BASE)
+public class TerminalTransferResource {
+
+  private final TerminalSandbox sandbox;
+  private final TerminalSettings settings;
+
+  public TerminalTransferResource(TerminalSandbox sandbox, TerminalSettings settings) {
+    this.sandbox = sandbox;
+    this.settings = settings;
+  }
+
+  @GET
+  @Path("/files/view")
+  public Uni<Response> view(@QueryParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    return bytes(TerminalCaller.of(user, session), HomePaths.resolve(QueryValues.required("path", path), ""));
+  }
+
+  @GET
+  @Path("/files/serve/{path: .+}")
+  public Uni<Response> serve(@PathParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    return bytes(TerminalCaller.of(user, session), HomePaths.resolve("/" + path, ""));
+  }
+
+  @POST
+  @Path("/files/upload")
+  @Consumes(MediaType.MULTIPART_FORM_DATA)
+  @Produces(MediaType.APPLICATION_JSON)
+  @Blocking
+  public Uni<Uploaded> upload(@QueryParam("directory") String directory, @RestForm("file") FileUpload file,
+      @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String dir = HomePaths.resolve(QueryValues.required("directory", directory), "");
+    if (file == null) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a multipart part named file is required");
+    }
+    if (file.size() > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "An upload holds at most 2,000,000 bytes per file");
+    }
+    String name = file.fileName() == null ? "upload" : file.fileName().replace('\\', '/');
+    name = name.substring(name.lastIndexOf('/') + 1);
+    if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+      name = "upload";
+    }
+    String target = HomePaths.resolve(name, dir);
+    byte[] data;
+    try {
+      data = Files.readAllBytes(file.uploadedFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return sandbox.ask(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(caller.sandbox(), target, data, null, true),
+        FileWritten.class).map(written -> new Uploaded(HomePaths.present(target), data.length));
+  }
+
+  @POST
+  @Path("/files/mkdir")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Uni<Created> mkdir(PathRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String dir = HomePaths.resolve(QueryValues.required("path", Inputs.body(body).path()), "");
+    return sandbox.ask(SandboxSubjects.FILES_MKDIR, new MakeDirectory(caller.sandbox(), dir, true), FileChanged.class)
+        .map(changed -> new Created(HomePaths.present(dir)));
+  }
+
+  @DELETE
+  @Path("/files/delete")
+  @Produces(MediaType.APPLICATION_JSON)
+  public Uni<Deleted> delete(@QueryParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String target = HomePaths.resolve(QueryValues.required("path", path), "");
+    if (target.isEmpty()) {
+      throw new WorkcellException(ErrorCode.INVALID_PATH, "The home directory itself cannot be deleted");
+    }
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target), FileEntry.class).chain(entry ->
+        sandbox.ask(SandboxSubjects.FILES_DELETE, new DeleteFile(caller.sandbox(), target, true), FileChanged.class)
+            .map(changed -> new Deleted(HomePaths.present(target), "dir".equals(entry.type()) ? "directory" : "file")));
+  }
+
+  @POST
+  @Path("/files/move")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Uni<Moved> move(MoveRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    MoveRequest request = Inputs.body(body);
+    String from = HomePaths.resolve(QueryValues.required("source", request.source()), "");
+    String to = HomePaths.resolve(QueryValues.required("destination", request.destination()), "");
+    if (from.isEmpty() || to.isEmpty()) {
+      throw new WorkcellException(ErrorCode.INVALID_PATH, "The home directory itself cannot be moved or replaced");
+    }
+    return sandbox.ask(SandboxSubjects.FILES_MOVE, new MoveFile(caller.sandbox(), from, to), FileChanged.class)
+        .map(changed -> new Moved(HomePaths.present(from), HomePaths.present(to)));
+  }
+
+  @POST
+  @Path("/files/archive")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Uni<Response> archive(ArchiveRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    ArchiveRequest request = Inputs.body(body);
+    if (request.paths() == null || request.paths().isEmpty()) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "No paths provided");
+    }
+    if (request.paths().size() > settings.archiveMaxFiles()) {
+      throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "too many paths");
+    }
+    List<String> targets = request.paths().stream().map(p -> HomePaths.resolve(QueryValues.required("paths", p), "")).toList();
+    ZipBuilder zip = new ZipBuilder(settings.archiveMaxBytes(), settings.archiveMaxFiles());
+    String name = targets.size() == 1 ? lastName(targets.get(0)) : "download";
+    return Multi.createFrom().iterable(targets)
+        .onItem().transformToUniAndConcatenate(target -> members(caller, target))
+        .onItem().transformToIterable(list -> list)
+        .onItem().transformToUniAndConcatenate(member -> {
+          zip.reserve(member.size());
+          return sandbox.readAll(caller, member.path(), settings.archiveMaxBytes()).invoke(data -> zip.add(member.name(), data));
+        })
+        .collect().last()
+        .map(ignored -> Response.ok(zip.finish(), "application/zip")
+            .header("Content-Disposition", "attachment; filename=\"" + name.replace("\"", "") + ".zip\"").build());
+  }
+
+  private record Member(String path, String name, long size) {}
+
+  /** A file is itself; a directory is every file beneath it, named below the directory's own name. */
+  private Uni<List<Member>> members(TerminalCaller caller, String target) {
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target), FileEntry.class).chain(entry -> {
+      if (!"dir".equals(entry.type())) {
+        return Uni.createFrom().item(List.of(new Member(target, lastName(target), entry.size())));
+      }
+      GlobFiles all = new GlobFiles(caller.sandbox(), target, "**", null, "file", 1000);
+      return sandbox.ask(SandboxSubjects.FILES_GLOB, all, GlobResult.class).map(result -> {
+        if (result.truncated()) {
+          throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "An archive holds at most 1000 files");
+        }
+        String prefix = target.isEmpty() ? "home" : lastName(target);
+        List<Member> members = new ArrayList<>();
+        for (GlobResult.GlobMatch match : result.matches() == null ? List.<GlobResult.GlobMatch>of() : result.matches()) {
+          String path = SearchPaths.homeRelative(target, match.path());
+          members.add(new Member(path, prefix + "/" + SearchPaths.belowSearched(target, path), match.size()));
+        }
+        return members;
+      });
+    });
+  }
+
+  private Uni<Response> bytes(TerminalCaller caller, String file) {
+    return sandbox.readAll(caller, file, settings.viewMaxBytes()).map(data -> Response.ok(data, MediaTypes.of(file))
+        .header("X-Content-Type-Options", "nosniff").build());
+  }
+
+  private static String lastName(String relative) {
+    return relative.isEmpty() ? "home" : relative.substring(relative.lastIndexOf('/') + 1);
+  }
+}

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the gateway adds to a read: an authenticated {@code GET /api/work/tasks/{id}} (JWT check,
- * fresh account read over NATS, task read over NATS, JSON out) against the same task read as one
- * direct NATS request, measured in the same run, interleaved so both see the same machine state.
+ * What the gateway adds to a read: an authenticated {@code GET /api/work/tasks/{id}} (rate limit,
+ * JWT check, fresh account read and task read over NATS sent together, JSON out) against the same
+ * task read as one direct NATS request, measured in the same run, interleaved so both see the same
+ * machine state.
  */
 @QuarkusTest
 @Tag("bench")
@@ -70,7 +71,7 @@ class GatewayOverheadBenchTest {
         | path | p50 (ms) | p99 (ms) |
         |---|---:|---:|
         | direct NATS request `workcell.task.tasks.get` | %.3f | %.3f |
-        | gateway `GET /api/work/tasks/{id}` (JWT + account read + task read) | %.3f | %.3f |
+        | gateway `GET /api/work/tasks/{id}` (JWT + account read alongside task read) | %.3f | %.3f |
         | ratio gateway / direct | %.2f | %.2f |
         """, ms(direct, 50), ms(direct, 99), ms(viaGateway, 50), ms(viaGateway, 99),
         ms(viaGateway, 50) / ms(direct, 50), ms(viaGateway, 99) / ms(direct, 99));
@@ -82,8 +83,8 @@ class GatewayOverheadBenchTest {
 
           %s, %d samples after %d warm-up requests, sequential (one request in flight), fixture
           task-service on a private nats-server (FixtureServices), so the numbers are the gateway's own
-          cost plus one extra NATS round trip (the account is read fresh on every request), not the
-          database's. Run: `bench/gateway-overhead/run.sh`.
+          cost (the account is read fresh on every request, concurrently with the task read on a GET),
+          not the database's. Run: `bench/gateway-overhead/run.sh`.
 
           %s""".formatted(Instant.now(), SAMPLES, WARMUP, table));
     }

@@ -10,7 +10,10 @@ import dev.workcell.gateway.problem.Problem;
 import dev.workcell.gateway.task.service.TaskSandboxes;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -26,6 +29,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * Local Git of the workspace, read by sandbox-service after the owner check. A workspace without a
  * repository is 409 {@code not_a_repository}; a task of another account is 404 before anything else.
+ * Changing the repository (init, stage, commit, branches) has no sandbox-service subject yet: those
+ * answer 501 {@code not_implemented} after the same checks.
  */
 @Path("/api/work/tasks/{taskId}/git")
 @Authenticated
@@ -67,5 +72,56 @@ public class GitResource {
     String narrowed = Inputs.workspacePath(path, false);
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_DIFF,
         new GitQuery(owned.ref(), narrowed.isEmpty() ? null : narrowed), GitDiff.class, GIT_DEADLINE));
+  }
+
+  @POST
+  @Path("/init")
+  @Operation(operationId = "initGitRepository", summary = "Initialise local Git in the workspace (not implemented yet)")
+  @APIResponse(responseCode = "501", description = "No sandbox-service subject yet", content = @Content(
+      mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
+  public Uni<Void> init(@PathParam("taskId") String taskId) {
+    return notYet(taskId, "git init");
+  }
+
+  @POST
+  @Path("/stage")
+  @Operation(operationId = "stageGitPaths", summary = "Stage explicit workspace paths (not implemented yet)")
+  @APIResponse(responseCode = "501", description = "No sandbox-service subject yet", content = @Content(
+      mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
+  public Uni<Void> stage(@PathParam("taskId") String taskId) {
+    return notYet(taskId, "git stage");
+  }
+
+  @POST
+  @Path("/commit")
+  @Operation(operationId = "commitGit", summary = "Commit the staged changes (not implemented yet)")
+  @APIResponse(responseCode = "501", description = "No sandbox-service subject yet", content = @Content(
+      mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
+  public Uni<Void> commit(@PathParam("taskId") String taskId) {
+    return notYet(taskId, "git commit");
+  }
+
+  @POST
+  @Path("/branches")
+  @Operation(operationId = "createGitBranch", summary = "Create a local branch (not implemented yet)")
+  @APIResponse(responseCode = "501", description = "No sandbox-service subject yet", content = @Content(
+      mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
+  public Uni<Void> branch(@PathParam("taskId") String taskId) {
+    return notYet(taskId, "git branch");
+  }
+
+  @POST
+  @Path("/switch")
+  @Operation(operationId = "switchGitBranch", summary = "Switch to an existing clean local branch (not implemented yet)")
+  @APIResponse(responseCode = "501", description = "No sandbox-service subject yet", content = @Content(
+      mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
+  public Uni<Void> switchBranch(@PathParam("taskId") String taskId) {
+    return notYet(taskId, "git switch");
+  }
+
+  /** The owner check first (another account's task stays 404), then an honest 501. */
+  private Uni<Void> notYet(String taskId, String what) {
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> Uni.createFrom().failure(
+        new WorkcellException(ErrorCode.NOT_IMPLEMENTED, what + " has no sandbox-service subject yet")));
   }
 }

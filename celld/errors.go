@@ -26,6 +26,9 @@ const (
 	codePreviewAmbiguous  = "preview_ambiguous"
 	codePreviewFailed     = "preview_failed"
 	codeInternal          = "internal"
+	codeInvalidPattern    = "invalid_pattern"
+	codeProcessExited     = "process_exited"
+	codeTooManyProcesses  = "too_many_processes"
 )
 
 // opError is what every handler returns on failure; it becomes the reply's "error" object.

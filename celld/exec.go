@@ -20,6 +20,8 @@ const (
 	maxStdinBytes     = 2_000_000
 	maxEnvBytes       = 256 << 10
 	readChunk         = 16 << 10
+	// maxExecOutput bounds a per-request maxOutput (a reply over the frame limit is file_too_large).
+	maxExecOutput = 2_500_000
 )
 
 func shell() string {
@@ -113,6 +115,13 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	if req.Stdin != nil && len(*req.Stdin) > maxStdinBytes {
 		return nil, errf(codeInvalidArgument, "stdin exceeds %d bytes", maxStdinBytes)
 	}
+	limit := s.maxOutput
+	if req.MaxOutput != nil {
+		if *req.MaxOutput < 100 || *req.MaxOutput > maxExecOutput {
+			return nil, errf(codeInvalidArgument, "maxOutput must be 100..%d", maxExecOutput)
+		}
+		limit = *req.MaxOutput
+	}
 	dir, err := s.resolveCwd(req.Cwd)
 	if err != nil {
 		return nil, err
@@ -128,12 +137,12 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 		return nil, err
 	}
 	started := time.Now()
-	stdout := newHeadTail(s.maxOutput)
-	stderrBuf := newHeadTail(s.maxOutput)
+	stdout := newHeadTail(limit)
+	stderrBuf := newHeadTail(limit)
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout) }()
-	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf) }()
+	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout, limit, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf, limit, req.Quiet) }()
 
 	timer := time.NewTimer(time.Duration(timeout) * time.Second)
 	defer timer.Stop()

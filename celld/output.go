@@ -7,25 +7,25 @@ import (
 )
 
 // pump copies one output stream into the capture buffer and streams it as output events.
-// Events stop after maxOutput bytes per stream (the final reply keeps head and tail).
-func (s *server) pump(id int64, stream string, r *os.File, capture *headTail) {
+// Events stop after limit bytes per stream (the final reply keeps head and tail); quiet sends none.
+func (s *server) pump(id int64, stream string, r *os.File, capture *headTail, limit int, quiet bool) {
 	buf := make([]byte, readChunk)
 	var pending []byte // an incomplete UTF-8 sequence carried to the next chunk
 	streamed, notified := 0, false
 	emit := func(b []byte) {
-		if len(b) == 0 {
+		if len(b) == 0 || quiet {
 			return
 		}
-		if room := s.maxOutput - streamed; len(b) > room {
+		if room := limit - streamed; len(b) > room {
 			b = b[:completeUTF8(b[:room])]
 			if len(b) > 0 {
 				s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream, Data: string(b)})
 			}
-			streamed = s.maxOutput
+			streamed = limit
 			if !notified {
 				notified = true
 				s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream,
-					Data: fmt.Sprintf("\n[celld: %s beyond %d bytes is not streamed; the result keeps its head and tail]\n", stream, s.maxOutput)})
+					Data: fmt.Sprintf("\n[celld: %s beyond %d bytes is not streamed; the result keeps its head and tail]\n", stream, limit)})
 			}
 			return
 		}

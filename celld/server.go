@@ -37,6 +37,20 @@ type request struct {
 	Env             map[string]string `json:"env"`
 	Stdin           *string           `json:"stdin"`
 	Port            int               `json:"port"`
+	ProcID          string            `json:"processId"`
+	WaitMs          *int64            `json:"waitMs"`
+	Tail            *int              `json:"tail"`
+	Force           bool              `json:"force"`
+	Regex           bool              `json:"regex"`
+	CaseInsensitive bool              `json:"caseInsensitive"`
+	Include         string            `json:"include"`
+	MatchPerLine    bool              `json:"matchPerLine"`
+	MaxResults      *int              `json:"maxResults"`
+	Pattern         string            `json:"pattern"`
+	Exclude         string            `json:"exclude"`
+	Type            string            `json:"type"`
+	Quiet           bool              `json:"quiet"`
+	MaxOutput       *int              `json:"maxOutput"`
 }
 
 // server multiplexes concurrent requests from one frame stream.
@@ -46,6 +60,7 @@ type server struct {
 	out       *frameWriter
 	jobs      *jobTable
 	preview   *previewManager
+	procs     *procTable
 	writeMu   sync.Mutex // makes expectedVersion check + rename atomic with respect to other celld writes
 
 	mu       sync.Mutex
@@ -81,6 +96,7 @@ func newServer(root *Root, maxOutput int, w io.Writer) *server {
 		out:       &frameWriter{w: w},
 		jobs:      newJobTable(),
 		inflight:  map[int64]context.CancelFunc{},
+		procs:     newProcTable(),
 	}
 	s.preview = newPreviewManager(s)
 	return s
@@ -219,6 +235,20 @@ func (s *server) handle(ctx context.Context, req *request) (any, error) {
 		return s.search(ctx, req.Path, req.Query, req.MaxHits)
 	case "exec":
 		return s.exec(ctx, req)
+	case "proc_start":
+		return s.procStart(ctx, req)
+	case "proc_status":
+		return s.procStatus(ctx, req)
+	case "proc_input":
+		return s.procInput(req)
+	case "proc_kill":
+		return s.procKill(ctx, req)
+	case "proc_list":
+		return s.procList()
+	case "grep":
+		return s.grep(ctx, req)
+	case "glob":
+		return s.glob(ctx, req)
 	case "preview_start":
 		return s.preview.start(ctx, req.Command, req.Port)
 	case "preview_stop":
@@ -242,6 +272,7 @@ func (s *server) doShutdown() {
 	}
 	s.mu.Unlock()
 	s.preview.stop()
+	s.killAllProcs()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {

@@ -74,6 +74,14 @@ public class RuntimeAdmission {
     }
   }
 
+  /** Records activity without an operation (a sandbox kept busy by its background processes). */
+  public synchronized void touch(String taskId) {
+    Lease lease = leases.get(taskId);
+    if (lease != null) {
+      lease.lastActivity = clock.getAsLong();
+    }
+  }
+
   /** Tasks with nothing in flight and no activity for {@code idleMs}. */
   public synchronized List<String> idle(long idleMs) {
     long now = clock.getAsLong();

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -66,8 +67,42 @@ public final class CelldConnection implements ExecStream.Listener {
     return closed == null && current != null && current.open();
   }
 
+  /** A request on its way: its celld id (for {@link #cancel(long)}) and its reply. */
+  public record Sent(long id, CompletableFuture<JsonNode> reply) {}
+
   /** Sends one request and waits for its reply's {@code result}; failures carry celld's mapped code. */
   public JsonNode call(String op, ObjectNode args, Duration timeout) {
+    Sent sent = send(op, args);
+    return await(sent.id(), sent.reply(), timeout);
+  }
+
+  /**
+   * Sends one request without waiting: the future completes with the result, or fails with celld's
+   * mapped code, or with {@code upstream_timeout} after {@code timeout} (the request is then cancelled).
+   */
+  public CompletableFuture<JsonNode> callAsync(String op, ObjectNode args, Duration timeout) {
+    Sent sent = send(op, args);
+    CompletableFuture<JsonNode> out = new CompletableFuture<>();
+    sent.reply().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((result, thrown) -> {
+      Throwable failure = thrown instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : thrown;
+      if (failure == null) {
+        out.complete(result);
+      } else if (failure instanceof TimeoutException) {
+        pending.remove(sent.id());
+        cancel(sent.id());
+        out.completeExceptionally(new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT,
+            "celld did not answer " + sent.id() + " within " + timeout.toSeconds() + " s"));
+      } else {
+        out.completeExceptionally(failure instanceof WorkcellException known
+            ? new WorkcellException(known.code(), known.getMessage(), known)
+            : new WorkcellException(ErrorCode.INTERNAL, "celld call failed", failure));
+      }
+    });
+    return out;
+  }
+
+  /** Writes one request frame; the reply arrives on the returned future. */
+  public Sent send(String op, ObjectNode args) {
     long id = ids.incrementAndGet();
     ObjectNode request = JSON.createObjectNode();
     if (args != null) {
@@ -97,7 +132,7 @@ public final class CelldConnection implements ExecStream.Listener {
       close(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld stopped reading requests: " + e.getMessage()));
       throw closed;
     }
-    return await(id, reply, timeout);
+    return new Sent(id, reply);
   }
 
   private JsonNode await(long id, CompletableFuture<JsonNode> reply, Duration timeout) {
@@ -121,8 +156,11 @@ public final class CelldConnection implements ExecStream.Listener {
     }
   }
 
-  /** Asks celld to cancel an abandoned request; its late reply is dropped as unknown. */
-  private void cancel(long target) {
+  /**
+   * Asks celld to cancel a request in flight (fire and forget): an exec is terminated and answers
+   * {@code cancelled}; an abandoned request's late reply is dropped as unknown.
+   */
+  public void cancel(long target) {
     ObjectNode request = JSON.createObjectNode().put("id", ids.incrementAndGet()).put("op", "cancel").put("target", target);
     try {
       ExecStream current = stream;
@@ -140,7 +178,7 @@ public final class CelldConnection implements ExecStream.Listener {
       try {
         decoder.feed(data, this::onFrame);
       } catch (CelldProtocolException e) {
-        Log.warnf("celld of task %s broke the protocol, closing: %s", taskId, e.getMessage());
+        Log.warnf("celld of %s broke the protocol, closing: %s", taskId, e.getMessage());
         close(new WorkcellException(ErrorCode.INTERNAL, "celld sent a malformed frame: " + e.getMessage()));
       }
     }
@@ -193,7 +231,7 @@ public final class CelldConnection implements ExecStream.Listener {
       }
     }
     if (reply == null) {
-      Log.debugf("celld of task %s answered unknown or abandoned request %d", taskId, id);
+      Log.debugf("celld of %s answered unknown or abandoned request %d", taskId, id);
     }
   }
 

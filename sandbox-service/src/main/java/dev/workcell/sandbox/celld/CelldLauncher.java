@@ -25,21 +25,22 @@ public class CelldLauncher {
     this.settings = settings;
   }
 
-  public CelldConnection open(String taskId, SandboxInstance instance) {
-    CelldConnection connection = new CelldConnection(taskId, instance.containerId());
-    connection.attach(driver.exec(instance, command(), connection));
+  /** celld confined to {@code root}, the sandbox's mount point; {@code name} is for logs. */
+  public CelldConnection open(String name, SandboxInstance instance, String root) {
+    CelldConnection connection = new CelldConnection(name, instance.containerId());
+    connection.attach(driver.exec(instance, root, command(root), connection));
     try {
       String version = CelldReplies.pongVersion(connection.call("ping", null, PING_TIMEOUT));
-      Log.debugf("celld %s serving task %s", version, taskId);
+      Log.debugf("celld %s serving %s", version, name);
       return connection;
     } catch (WorkcellException e) {
       connection.close(e);
-      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld did not start in the sandbox of " + taskId + ": " + e.getMessage(), e);
+      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld did not start in the sandbox of " + name + ": " + e.getMessage(), e);
     }
   }
 
-  private List<String> command() {
-    return List.of(SandboxHardening.CELLD, "serve", "--root", SandboxHardening.WORKSPACE,
+  private List<String> command(String root) {
+    return List.of(SandboxHardening.CELLD, "serve", "--root", root,
         "--max-output-chars", Integer.toString(settings.maxOutputChars()));
   }
 }

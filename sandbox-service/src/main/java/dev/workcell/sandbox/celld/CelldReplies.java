@@ -95,7 +95,7 @@ public final class CelldReplies {
     return text(result, "version", 64);
   }
 
-  private static JsonNode array(JsonNode node, String field, int maxItems) {
+  static JsonNode array(JsonNode node, String field, int maxItems) {
     JsonNode value = node.get(field);
     if (value == null || !value.isArray()) {
       throw malformed(field + " is not an array");
@@ -106,7 +106,7 @@ public final class CelldReplies {
     return value;
   }
 
-  private static String text(JsonNode node, String field, int maxChars) {
+  static String text(JsonNode node, String field, int maxChars) {
     JsonNode value = node.get(field);
     if (value == null || !value.isTextual()) {
       throw malformed(field + " is not a string");
@@ -117,7 +117,7 @@ public final class CelldReplies {
     return value.textValue();
   }
 
-  private static long number(JsonNode node, String field, long min, long max) {
+  static long number(JsonNode node, String field, long min, long max) {
     JsonNode value = node.get(field);
     if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
       throw malformed(field + " is not an integer");
@@ -129,7 +129,7 @@ public final class CelldReplies {
     return n;
   }
 
-  private static boolean bool(JsonNode node, String field) {
+  static boolean bool(JsonNode node, String field) {
     JsonNode value = node.get(field);
     if (value == null || !value.isBoolean()) {
       throw malformed(field + " is not a boolean");
@@ -137,13 +137,13 @@ public final class CelldReplies {
     return value.booleanValue();
   }
 
-  private static void requireObject(JsonNode node, String what) {
+  static void requireObject(JsonNode node, String what) {
     if (node == null || !node.isObject()) {
       throw malformed(what + " is not an object");
     }
   }
 
-  private static String clip(String value, int maxChars) {
+  static String clip(String value, int maxChars) {
     if (value.length() <= maxChars) {
       return value;
     }
@@ -154,7 +154,7 @@ public final class CelldReplies {
     return value.substring(0, end);
   }
 
-  private static WorkcellException malformed(String what) {
+  static WorkcellException malformed(String what) {
     return new WorkcellException(ErrorCode.INTERNAL, "celld reply does not fit the contract: " + what);
   }
 }

@@ -93,4 +93,17 @@ public interface SandboxSettings {
   /** Where task-service answers a task's runtime spec (see {@link #knownTasksSubject()}). */
   @WithDefault(TaskSubjects.RUNTIME_SPEC)
   String runtimeSpecSubject();
+
+  /** Open Terminal homes (one per user id): their spec, since they have no task policy. */
+  Home home();
+
+  interface Home {
+
+    /** Image of home sandboxes; absent means the runtime image. */
+    Optional<String> image();
+
+    /** Homes are networked by default: OpenWebUI users expect {@code pip install} to work. */
+    @WithDefault("true")
+    boolean network();
+  }
 }

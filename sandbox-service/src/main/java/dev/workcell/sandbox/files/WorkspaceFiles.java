@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.FileBytes;
 import dev.workcell.contracts.sandbox.FileChanged;
 import dev.workcell.contracts.sandbox.FileContent;
 import dev.workcell.contracts.sandbox.FileEntry;
@@ -14,6 +15,7 @@ import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.celld.ToolReplies;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.sandbox.lifecycle.SandboxSession;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -80,6 +82,39 @@ public class WorkspaceFiles {
         return CelldReplies.written(entry, session.celld().call("write_bytes", args, FILE_TIMEOUT));
       }
     }
+  }
+
+  /** A chunk of any file, text or not: {@code offset} ≥ 0 (null: 0), {@code limit} 1..2,000,000 (null: all of that). */
+  public FileBytes readBytes(SandboxRef ref, String path, Long offset, Integer limit) {
+    String entry = WorkspacePath.entry(path);
+    long from = offset == null ? 0 : offset;
+    int max = limit == null ? Limits.FILE_MAX_BYTES : limit;
+    if (from < 0) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "offset must be ≥ 0");
+    }
+    if (max < 1 || max > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "limit must be 1.." + Limits.FILE_MAX_BYTES);
+    }
+    return ToolReplies.fileBytes(entry, call(ref, "read_bytes", args().put("path", entry).put("offset", from).put("limit", max), FILE_TIMEOUT));
+  }
+
+  /** Atomic replace with raw bytes (uploads): at most 2,000,000 of them. */
+  public FileWritten writeBytes(SandboxRef ref, String path, byte[] data, String expectedVersion, boolean createParents) {
+    String entry = WorkspacePath.entry(path);
+    if (data == null) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "data is required");
+    }
+    if (data.length > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "data exceeds " + Limits.FILE_MAX_BYTES + " bytes");
+    }
+    ObjectNode args = args().put("path", entry).put("data", Base64.getEncoder().encodeToString(data)).put("createParents", createParents);
+    if (expectedVersion != null) {
+      if (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS) {
+        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
+      }
+      args.put("expectedVersion", expectedVersion);
+    }
+    return CelldReplies.written(entry, call(ref, "write_bytes", args, FILE_TIMEOUT));
   }
 
   public FileChanged delete(SandboxRef ref, String path, boolean recursive) {

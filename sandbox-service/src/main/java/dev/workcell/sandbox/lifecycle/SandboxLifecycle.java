@@ -13,7 +13,7 @@ import dev.workcell.sandbox.runtime.ManagedVolume;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxLabels;
-import dev.workcell.sandbox.runtime.SandboxNames;
+import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxPolicy;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import dev.workcell.sandbox.runtime.SandboxSpecs;
@@ -22,6 +22,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -39,69 +40,76 @@ public class SandboxLifecycle {
   private final CelldLauncher celld;
   private final TaskRuntimeSpecs tasks;
   private final SafeMode safeMode;
+  private final BackgroundWork busy;
   private final String deployment;
   private final TaskLocks locks = new TaskLocks();
   private final Map<String, ActiveSandbox> active = new ConcurrentHashMap<>();
 
   public SandboxLifecycle(SandboxDriver driver, SandboxSpecs specs, RuntimeAdmission admission, CelldLauncher celld,
-      TaskRuntimeSpecs tasks, SafeMode safeMode, SandboxSettings settings) {
+      TaskRuntimeSpecs tasks, SafeMode safeMode, BackgroundWork busy, SandboxSettings settings) {
     this.driver = driver;
     this.specs = specs;
     this.admission = admission;
     this.celld = celld;
     this.tasks = tasks;
     this.safeMode = safeMode;
+    this.busy = busy;
     this.deployment = settings.instance();
   }
 
-  /** Starts the task's sandbox, or reuses it after re-verifying it against the policy it was created with. */
+  /** Starts the sandbox, or reuses it after re-verifying it against the policy it was created with. */
   public SandboxState ensure(SandboxRef ref) {
     safeMode.requireOff();
-    return locks.with(ref.taskId(), () -> state(start(ref, false)));
+    SandboxKey key = SandboxKey.of(ref);
+    return locks.with(key.id(), () -> state(key, start(key, false)));
   }
 
-  /** Replaces the container with one of the task's current policy, on the same workspace volume. */
+  /** Replaces the container with one of the current policy, on the same volume. */
   public SandboxState recreate(SandboxRef ref) {
     safeMode.requireOff();
-    return locks.with(ref.taskId(), () -> state(start(ref, true)));
+    SandboxKey key = SandboxKey.of(ref);
+    return locks.with(key.id(), () -> state(key, start(key, true)));
   }
 
   public SandboxState stop(SandboxRef ref) {
     safeMode.requireOff();
-    return locks.with(ref.taskId(), () -> {
-      Optional<SandboxInstance> found = driver.find(ref.taskId());
-      found.ifPresent(instance -> Ownership.require(instance, ref, deployment));
-      deactivate(ref.taskId(), "the sandbox was stopped");
-      admission.release(ref.taskId());
+    SandboxKey key = SandboxKey.of(ref);
+    return locks.with(key.id(), () -> {
+      Optional<SandboxInstance> found = driver.find(key);
+      found.ifPresent(instance -> Ownership.require(instance, key, deployment));
+      deactivate(key.id(), "the sandbox was stopped");
+      admission.release(key.id());
       if (found.isEmpty()) {
-        return absent(ref.taskId());
+        return absent(key);
       }
       driver.stop(found.get());
-      return state(found.get(), "stopped");
+      return state(key, found.get(), "stopped");
     });
   }
 
-  /** Removes container and volume, after proving from their labels that both are this task's. */
+  /** Removes container and volume, after proving from their labels that both are this sandbox's. */
   public SandboxState delete(SandboxRef ref) {
     safeMode.requireOff();
-    return locks.with(ref.taskId(), () -> {
-      Optional<SandboxInstance> container = driver.find(ref.taskId());
-      Optional<ManagedVolume> volume = driver.findVolume(ref.taskId());
-      container.ifPresent(instance -> Ownership.require(instance, ref, deployment));
-      volume.ifPresent(v -> Ownership.require(v, ref, deployment));
-      deactivate(ref.taskId(), "the sandbox was deleted");
+    SandboxKey key = SandboxKey.of(ref);
+    return locks.with(key.id(), () -> {
+      Optional<SandboxInstance> container = driver.find(key);
+      Optional<ManagedVolume> volume = driver.findVolume(key);
+      container.ifPresent(instance -> Ownership.require(instance, key, deployment));
+      volume.ifPresent(v -> Ownership.require(v, key, deployment));
+      deactivate(key.id(), "the sandbox was deleted");
       container.ifPresent(driver::removeContainer);
       volume.ifPresent(driver::removeVolume);
-      admission.release(ref.taskId());
-      Log.infof("deleted the sandbox and workspace of task %s", ref.taskId());
-      return absent(ref.taskId());
+      admission.release(key.id());
+      Log.infof("deleted the sandbox and volume of %s", key.describe());
+      return absent(key);
     });
   }
 
   public SandboxState status(SandboxRef ref) {
-    Optional<SandboxInstance> found = driver.find(ref.taskId());
-    found.ifPresent(instance -> Ownership.require(instance, ref, deployment));
-    return found.map(instance -> state(instance, instance.state())).orElseGet(() -> absent(ref.taskId()));
+    SandboxKey key = SandboxKey.of(ref);
+    Optional<SandboxInstance> found = driver.find(key);
+    found.ifPresent(instance -> Ownership.require(instance, key, deployment));
+    return found.map(instance -> state(key, instance, instance.state())).orElseGet(() -> absent(key));
   }
 
   /** Managed sandboxes of this deployment, of one owner or (null) all. */
@@ -109,7 +117,7 @@ public class SandboxLifecycle {
     return driver.listManaged().stream()
         .filter(instance -> ownerId == null || ownerId.equals(instance.ownerId()))
         .filter(instance -> instance.taskId() != null)
-        .map(instance -> state(instance, instance.state()))
+        .map(instance -> state(instance.key(), instance, instance.state()))
         .toList();
   }
 
@@ -119,74 +127,86 @@ public class SandboxLifecycle {
    */
   public SandboxSession use(SandboxRef ref) {
     safeMode.requireOff();
-    ActiveSandbox current = active.get(ref.taskId());
+    SandboxKey key = SandboxKey.of(ref);
+    ActiveSandbox current = active.get(key.id());
     if (current != null) {
-      if (!ref.ownerId().equals(current.ownerId())) {
-        throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "the sandbox of " + ref.taskId() + " belongs to another owner");
-      }
-      if (current.celld().open() && admission.begin(ref.taskId())) {
-        return new SandboxSession(admission, ref.taskId(), current);
+      requireSameOwner(key, current);
+      if (current.celld().open() && admission.begin(key.id())) {
+        return new SandboxSession(admission, key, current);
       }
     }
-    return locks.with(ref.taskId(), () -> {
-      ActiveSandbox started = start(ref, false);
-      admission.begin(ref.taskId());
-      return new SandboxSession(admission, ref.taskId(), started);
+    return locks.with(key.id(), () -> {
+      ActiveSandbox started = start(key, false);
+      admission.begin(key.id());
+      return new SandboxSession(admission, key, started);
     });
   }
 
   /** The session of a sandbox that is already active, without starting anything. */
   public Optional<SandboxSession> useIfActive(SandboxRef ref) {
     safeMode.requireOff();
-    ActiveSandbox current = active.get(ref.taskId());
+    SandboxKey key = SandboxKey.of(ref);
+    ActiveSandbox current = active.get(key.id());
     if (current == null || !current.celld().open()) {
       return Optional.empty();
     }
-    if (!ref.ownerId().equals(current.ownerId())) {
-      throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "the sandbox of " + ref.taskId() + " belongs to another owner");
-    }
-    return admission.begin(ref.taskId()) ? Optional.of(new SandboxSession(admission, ref.taskId(), current)) : Optional.empty();
+    requireSameOwner(key, current);
+    return admission.begin(key.id()) ? Optional.of(new SandboxSession(admission, key, current)) : Optional.empty();
   }
 
-  /** Stops a sandbox whose lease has been idle for {@code idleMs}; false when it became busy. */
-  public boolean stopIfIdle(String taskId, long idleMs) {
-    return locks.with(taskId, () -> {
-      if (!admission.releaseIfIdle(taskId, idleMs)) {
+  private static void requireSameOwner(SandboxKey key, ActiveSandbox current) {
+    if (!Objects.equals(key.ownerId(), current.ownerId())) {
+      throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "the sandbox of " + key.describe() + " belongs to another owner");
+    }
+  }
+
+  /**
+   * Stops a sandbox whose lease has been idle for {@code idleMs}; false when it became busy. A
+   * sandbox with running background processes is busy: they are what its user is waiting for.
+   */
+  public boolean stopIfIdle(String id, long idleMs) {
+    return locks.with(id, () -> {
+      ActiveSandbox current = active.get(id);
+      if (current != null && current.celld().open() && busy.hasRunningProcesses(current.celld())) {
+        admission.touch(id);
         return false;
       }
-      ActiveSandbox current = active.get(taskId);
-      deactivate(taskId, "the sandbox was stopped after being idle");
+      if (!admission.releaseIfIdle(id, idleMs)) {
+        return false;
+      }
+      deactivate(id, "the sandbox was stopped after being idle");
       if (current != null) {
         driver.stop(current.instance());
-        Log.infof("stopped idle sandbox of task %s", taskId);
+        Log.infof("stopped idle sandbox %s", current.instance().name());
       }
       return true;
     });
   }
 
   /** Drops what this process remembers of a task (its celld connection and lease); reconciliation uses it. */
-  public void forget(String taskId) {
-    locks.with(taskId, () -> {
-      deactivate(taskId, "the sandbox is being reconciled");
-      admission.release(taskId);
+  public void forget(String id) {
+    locks.with(id, () -> {
+      deactivate(id, "the sandbox is being reconciled");
+      admission.release(id);
       return null;
     });
   }
 
-  private ActiveSandbox start(SandboxRef ref, boolean recreate) {
-    String taskId = SandboxNames.requireTaskId(ref.taskId());
-    Optional<SandboxInstance> found = driver.find(taskId);
-    found.ifPresent(instance -> Ownership.require(instance, ref, deployment));
-    Verified reusable = recreate ? null : found.flatMap(this::verified).orElse(null);
+  private ActiveSandbox start(SandboxKey key, boolean recreate) {
+    String taskId = key.id();
+    Optional<SandboxInstance> found = driver.find(key);
+    found.ifPresent(instance -> Ownership.require(instance, key, deployment));
+    Verified reusable = recreate ? null : found.flatMap(instance -> verified(key, instance)).orElse(null);
     ActiveSandbox current = active.get(taskId);
     if (reusable != null && reusable.instance().running() && current != null && current.celld().open()
         && current.instance().containerId().equals(reusable.instance().containerId()) && admission.holds(taskId)) {
       return current;
     }
-    // Whatever brings a container to life asks task-service first: unknown tasks, another owner's
-    // tasks and tasks being deleted get none. A new container takes the task's current policy.
-    SandboxPolicy policy = tasks.policyFor(ref);
-    boolean admitted = admission.admit(taskId, ref.ownerId());
+    // Whatever brings a task's container to life asks task-service first: unknown tasks, another
+    // owner's tasks and tasks being deleted get none. A new container takes the current policy;
+    // a home's comes from settings.
+    SandboxPolicy policy = key.home() ? tasks.policyForHome() : tasks.policyFor(new SandboxRef(key.taskId(), key.ownerId()));
+    boolean admitted = admission.admit(taskId, key.admissionOwner());
     try {
       SandboxInstance instance;
       SandboxSpec spec;
@@ -198,22 +218,22 @@ public class SandboxLifecycle {
           deactivate(taskId, "the sandbox is being recreated");
           driver.removeContainer(found.get());
         }
-        spec = specs.resolve(policy);
-        instance = driver.create(ref, spec, specs.encode(policy));
+        spec = specs.resolve(policy, key.workdir());
+        instance = driver.create(key, spec, specs.encode(policy));
       }
       if (!instance.running()) {
         driver.start(instance);
         instance = new SandboxInstance(instance.containerId(), instance.name(), "running", instance.labels());
       }
       CelldConnection connection = current != null && current.celld().open()
-          && current.instance().containerId().equals(instance.containerId()) ? current.celld() : celld.open(taskId, instance);
+          && current.instance().containerId().equals(instance.containerId()) ? current.celld() : celld.open(key.describe(), instance, spec.workdir());
       ActiveSandbox started = new ActiveSandbox(instance, spec, connection);
       active.put(taskId, started);
       return started;
     } catch (RuntimeException e) {
       if (admitted) {
         admission.release(taskId);
-        stopQuietly(taskId);
+        stopQuietly(key);
       }
       throw e;
     }
@@ -223,17 +243,17 @@ public class SandboxLifecycle {
    * The existing container, if it still matches the hardening profile and the policy it was
    * created with (read back from its label); empty on any drift, which then means a recreate.
    */
-  private Optional<Verified> verified(SandboxInstance instance) {
+  private Optional<Verified> verified(SandboxKey key, SandboxInstance instance) {
     SandboxSpec spec;
     try {
-      spec = specs.resolve(specs.decode(instance.labels().get(SandboxLabels.POLICY)));
+      spec = specs.resolve(specs.decode(instance.labels().get(SandboxLabels.POLICY)), key.workdir());
     } catch (WorkcellException invalidLabel) {
-      Log.warnf("sandbox of task %s has an unusable policy label, recreating it: %s", instance.taskId(), invalidLabel.getMessage());
+      Log.warnf("sandbox of %s has an unusable policy label, recreating it: %s", key.describe(), invalidLabel.getMessage());
       return Optional.empty();
     }
-    List<String> drift = driver.drift(instance, spec);
+    List<String> drift = driver.drift(key, instance, spec);
     if (!drift.isEmpty()) {
-      Log.warnf("sandbox of task %s drifted, recreating it (workspace kept): %s", instance.taskId(), drift);
+      Log.warnf("sandbox of %s drifted, recreating it (volume kept): %s", key.describe(), drift);
       return Optional.empty();
     }
     return Optional.of(new Verified(instance, spec));
@@ -249,28 +269,27 @@ public class SandboxLifecycle {
   }
 
   /** A sandbox that failed to start while taking a fresh lease must not keep running unaccounted. */
-  private void stopQuietly(String taskId) {
+  private void stopQuietly(SandboxKey key) {
+    String taskId = key.id();
     try {
       deactivate(taskId, "the sandbox failed to start");
-      driver.find(taskId).filter(SandboxInstance::running).ifPresent(driver::stop);
+      driver.find(key).filter(SandboxInstance::running).ifPresent(driver::stop);
     } catch (RuntimeException e) {
       Log.warnf("could not stop the failed sandbox of %s: %s", taskId, e.getMessage());
     }
   }
 
-  private SandboxState state(ActiveSandbox started) {
-    return new SandboxState(started.instance().taskId(), "running", started.instance().containerId(),
-        SandboxNames.volume(started.instance().taskId()), started.spec().network());
+  private static SandboxState state(SandboxKey key, ActiveSandbox started) {
+    return new SandboxState(key.taskId(), "running", started.instance().containerId(), key.volume(), started.spec().network());
   }
 
-  private SandboxState state(SandboxInstance instance, String state) {
+  private SandboxState state(SandboxKey key, SandboxInstance instance, String state) {
     SandboxPolicy policy = specs.decode(instance.labels().get(SandboxLabels.POLICY));
-    return new SandboxState(instance.taskId(), state, instance.containerId(), SandboxNames.volume(instance.taskId()),
-        policy.network() == null || policy.network());
+    return new SandboxState(key.taskId(), state, instance.containerId(), key.volume(), policy.network() == null || policy.network());
   }
 
-  private static SandboxState absent(String taskId) {
-    return new SandboxState(taskId, "absent", null, null, false);
+  private static SandboxState absent(SandboxKey key) {
+    return new SandboxState(key.taskId(), "absent", null, null, false);
   }
 
   @PreDestroy

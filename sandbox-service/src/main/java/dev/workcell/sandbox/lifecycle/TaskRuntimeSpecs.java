@@ -26,11 +26,18 @@ public class TaskRuntimeSpecs {
   private final NatsRequester requester;
   private final Duration timeout;
   private final String subject;
+  private final SandboxSettings.Home home;
 
   public TaskRuntimeSpecs(NatsRequester requester, SandboxSettings settings) {
     this.requester = requester;
     this.timeout = settings.taskServiceTimeout();
     this.subject = settings.runtimeSpecSubject();
+    this.home = settings.home();
+  }
+
+  /** A home's policy comes from settings (workcell.sandbox.home.*): it has no task in task-service. */
+  public SandboxPolicy policyForHome() {
+    return new SandboxPolicy(home.image().orElse(null), null, null, null, home.network());
   }
 
   /** The policy a new container of the task is created with. Blocking. */

@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.messaging;
 
+import dev.workcell.contracts.sandbox.CancelExec;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
@@ -26,8 +27,12 @@ public class CommandResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> Offload.blocking(() ->
-        commands.run(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().command(), r.body().timeoutSec())));
+    responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> Offload.blocking(() -> {
+      SandboxAccess.require(r.actor(), r.body().sandbox());
+      return commands.run(r.body());
+    }));
+    responder.serve(SandboxSubjects.EXEC_CANCEL, CancelExec.class, r -> Offload.blocking(() ->
+        commands.cancel(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().execId())));
     responder.serve(SandboxSubjects.PREVIEW_START, StartPreview.class, r -> Offload.blocking(() ->
         previews.start(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().command())));
     responder.serve(SandboxSubjects.PREVIEW_STOP, SandboxRef.class, r -> Offload.blocking(() ->

@@ -1,15 +1,20 @@
 package dev.workcell.sandbox.messaging;
 
 import dev.workcell.contracts.sandbox.DeleteFile;
+import dev.workcell.contracts.sandbox.GlobFiles;
+import dev.workcell.contracts.sandbox.GrepFiles;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.MakeDirectory;
 import dev.workcell.contracts.sandbox.MoveFile;
+import dev.workcell.contracts.sandbox.ReadBytes;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SearchFiles;
 import dev.workcell.contracts.sandbox.StatFile;
+import dev.workcell.contracts.sandbox.WriteBytes;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsResponder;
+import dev.workcell.sandbox.files.FileSearch;
 import dev.workcell.sandbox.files.WorkspaceFiles;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,10 +26,12 @@ public class FileResponder {
 
   private final NatsResponder responder;
   private final WorkspaceFiles files;
+  private final FileSearch search;
 
-  public FileResponder(NatsResponder responder, WorkspaceFiles files) {
+  public FileResponder(NatsResponder responder, WorkspaceFiles files, FileSearch search) {
     this.responder = responder;
     this.files = files;
+    this.search = search;
   }
 
   void register(@Observes StartupEvent event) {
@@ -45,5 +52,18 @@ public class FileResponder {
         files.mkdir(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().parents())));
     responder.serve(SandboxSubjects.FILES_SEARCH, SearchFiles.class, r -> Offload.blocking(() ->
         files.search(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().query(), r.body().maxHits())));
+    responder.serve(SandboxSubjects.FILES_READ_BYTES, ReadBytes.class, r -> Offload.blocking(() ->
+        files.readBytes(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().offset(), r.body().limit())));
+    responder.serve(SandboxSubjects.FILES_WRITE_BYTES, WriteBytes.class, r -> Offload.blocking(() ->
+        files.writeBytes(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().data(),
+            r.body().expectedVersion(), r.body().createParents())));
+    responder.serve(SandboxSubjects.FILES_GREP, GrepFiles.class, r -> Offload.blocking(() -> {
+      SandboxAccess.require(r.actor(), r.body().sandbox());
+      return search.grep(r.body());
+    }));
+    responder.serve(SandboxSubjects.FILES_GLOB, GlobFiles.class, r -> Offload.blocking(() -> {
+      SandboxAccess.require(r.actor(), r.body().sandbox());
+      return search.glob(r.body());
+    }));
   }
 }

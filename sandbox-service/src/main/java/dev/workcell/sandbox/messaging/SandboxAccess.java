@@ -4,11 +4,13 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxNames;
 
 /**
  * Authorises every request again from its headers: a user acts only on sandboxes it owns (anything
- * else is {@code not_found}, so ids of others' tasks reveal nothing); admins and services may name any owner.
+ * else is {@code not_found}, so ids of others' tasks reveal nothing); admins and services may name any
+ * owner. Only services (the gateway, for the Open Terminal API) may name a home.
  */
 final class SandboxAccess {
 
@@ -19,6 +21,16 @@ final class SandboxAccess {
   static SandboxRef require(Actor actor, SandboxRef ref) {
     if (ref == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "sandbox (taskId, ownerId) is required");
+    }
+    if (ref.isHome()) {
+      if (actor.role() != Actor.Role.SERVICE) {
+        throw new WorkcellException(ErrorCode.FORBIDDEN, "only services may name a home sandbox");
+      }
+      if (ref.taskId() != null || ref.ownerId() != null) {
+        throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a home sandbox names no task or owner");
+      }
+      SandboxKey.of(ref); // validates the user id
+      return ref;
     }
     SandboxNames.requireTaskId(ref.taskId());
     String owner = ref.ownerId();

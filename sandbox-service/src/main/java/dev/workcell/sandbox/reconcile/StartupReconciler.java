@@ -28,8 +28,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * At start, lists this deployment's managed sandboxes in one labelled query, asks task-service
- * which of their tasks still exist, stops running sandboxes of known tasks (an interrupted command
- * may still run unsupervised) and removes containers and volumes of tasks that are gone. Until that
+ * which of their tasks still exist, stops running sandboxes of known tasks and every running home
+ * (an interrupted command may still run unsupervised) and removes containers and volumes of tasks
+ * that are gone. Homes and their volumes are never removed here: they have no task. Until that
  * succeeds the service stays in safe mode, retrying on a fixed interval.
  */
 @ApplicationScoped
@@ -108,6 +109,15 @@ public class StartupReconciler {
     int removedContainers = 0;
     int removedVolumes = 0;
     for (SandboxInstance container : containers) {
+      if (container.home()) {
+        // Homes have no task that could be gone: stop them (a command may still run unsupervised), never remove.
+        lifecycle.forget(container.key().id());
+        if (container.running()) {
+          driver.stop(container);
+          stopped++;
+        }
+        continue;
+      }
       String taskId = container.taskId();
       if (taskId == null) {
         Log.warnf("managed container %s has no task label; ownership unknown, leaving it", container.name());

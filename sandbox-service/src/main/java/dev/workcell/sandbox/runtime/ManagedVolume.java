@@ -13,6 +13,10 @@ public record ManagedVolume(String name, Map<String, String> labels) {
     return labels.get(SandboxLabels.TASK);
   }
 
+  public boolean home() {
+    return labels.containsKey(SandboxLabels.HOME);
+  }
+
   public String ownerId() {
     return labels.get(SandboxLabels.OWNER);
   }

@@ -1,6 +1,5 @@
 package dev.workcell.sandbox.runtime;
 
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,23 +10,23 @@ import java.util.Optional;
  */
 public interface SandboxDriver {
 
-  /** The task's sandbox by its derived name, whoever labelled it; empty when there is none. */
-  Optional<SandboxInstance> find(String taskId);
+  /** The sandbox by its derived name, whoever labelled it; empty when there is none. */
+  Optional<SandboxInstance> find(SandboxKey key);
 
-  /** The task's workspace volume by its derived name, whoever labelled it. */
-  Optional<ManagedVolume> findVolume(String taskId);
+  /** The sandbox's volume by its derived name, whoever labelled it. */
+  Optional<ManagedVolume> findVolume(SandboxKey key);
 
   /**
    * Re-reads the sandbox and lists every way it differs from {@code spec} and the hardening
-   * profile (hash label included); empty means it may be reused.
+   * profile (hash label and mount point included); empty means it may be reused.
    */
-  List<String> drift(SandboxInstance instance, SandboxSpec spec);
+  List<String> drift(SandboxKey key, SandboxInstance instance, SandboxSpec spec);
 
   /**
-   * Creates the container (and the volume if missing) labelled for {@code ref}, then reads it back:
+   * Creates the container (and the volume if missing) labelled for {@code key}, then reads it back:
    * a container the engine did not configure as asked is removed and refused.
    */
-  SandboxInstance create(SandboxRef ref, SandboxSpec spec, String policyLabel);
+  SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel);
 
   void start(SandboxInstance instance);
 
@@ -45,8 +44,8 @@ public interface SandboxDriver {
   /** Every managed workspace volume of this deployment, in one labelled query. */
   List<ManagedVolume> listManagedVolumes();
 
-  /** Starts {@code command} as the sandbox user with stdin/stdout attached. */
-  ExecStream exec(SandboxInstance instance, List<String> command, ExecStream.Listener listener);
+  /** Starts {@code command} as the sandbox user in {@code workdir} with stdin/stdout attached. */
+  ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener);
 
   /** Where the preview port of a running, networked sandbox is published. */
   Optional<PreviewEndpoint> previewEndpoint(SandboxInstance instance);

@@ -9,9 +9,10 @@ import java.util.List;
  */
 public final class SandboxHardening {
 
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   public static final String USER = "1000:1000";
+  /** A task's mount point; a home mounts its volume at {@link SandboxKey#HOME_DIR} instead (see SandboxSpec). */
   public static final String WORKSPACE = "/workspace";
   public static final String TMP = "/tmp";
   public static final List<String> CAP_DROP = List.of("ALL");
@@ -36,7 +37,7 @@ public final class SandboxHardening {
 
   /** Everything above in one line, hashed into the policy label. */
   public static String describe() {
-    return "v=" + VERSION + ";user=" + USER + ";workdir=" + WORKSPACE + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
+    return "v=" + VERSION + ";user=" + USER + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
         + ";secopt=" + SECURITY_OPT + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
         + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT;
   }

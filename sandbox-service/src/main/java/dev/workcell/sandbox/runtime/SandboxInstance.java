@@ -28,6 +28,15 @@ public record SandboxInstance(
     return labels.get(SandboxLabels.OWNER);
   }
 
+  /** The sandbox these labels name, or null when they name none. */
+  public SandboxKey key() {
+    return SandboxKey.fromLabels(labels);
+  }
+
+  public boolean home() {
+    return labels.containsKey(SandboxLabels.HOME);
+  }
+
   public String instance() {
     return labels.get(SandboxLabels.INSTANCE);
   }

@@ -12,6 +12,8 @@ public final class SandboxLabels {
   public static final String POLICY = "dev.workcell.policy";
   /** The sandbox-service deployment that owns the resource (workcell.sandbox.instance). */
   public static final String INSTANCE = "dev.workcell.instance";
+  /** An Open Terminal home: sha256 hex of the whole user id (homes carry no task or owner label). */
+  public static final String HOME = "dev.workcell.home";
 
   private SandboxLabels() {}
 }

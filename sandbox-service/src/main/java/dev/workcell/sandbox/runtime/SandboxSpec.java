@@ -9,6 +9,8 @@ import java.util.List;
 /**
  * The effective, fully resolved configuration of one sandbox: policy fields merged over the global
  * settings. Network-only fields are blank when {@code network} is off, so they cannot cause drift there.
+ * {@code workdir} is where the volume is mounted (also the working directory and celld's root):
+ * {@code /workspace} for tasks, {@code /home/user} for homes.
  */
 public record SandboxSpec(
     String image,
@@ -20,17 +22,24 @@ public record SandboxSpec(
     String networkName,
     List<String> dns,
     int previewPort,
-    String previewBind) {
+    String previewBind,
+    String workdir) {
 
   public SandboxSpec {
     dns = List.copyOf(dns);
+  }
+
+  /** A home also gets {@code HOME} pointing at its volume, whatever the image says. */
+  public boolean home() {
+    return SandboxKey.HOME_DIR.equals(workdir);
   }
 
   /** sha256 over every field and the hardening profile; stored as the policy-hash label. */
   public String hash() {
     String canonical = SandboxHardening.describe() + ";image=" + image + ";memory=" + memoryBytes + ";swap=" + memoryBytes
         + ";nanocpus=" + nanoCpus + ";pids=" + pidsLimit + ";tmp=" + tmpBytes + ";network=" + network
-        + ";netname=" + networkName + ";dns=" + String.join(",", dns) + ";preview=" + previewBind + ":" + previewPort;
+        + ";netname=" + networkName + ";dns=" + String.join(",", dns) + ";preview=" + previewBind + ":" + previewPort
+        + ";mount=" + workdir;
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

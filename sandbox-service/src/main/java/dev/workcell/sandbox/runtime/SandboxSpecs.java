@@ -26,7 +26,8 @@ public class SandboxSpecs {
     this.json = json;
   }
 
-  public SandboxSpec resolve(SandboxPolicy policy) {
+  /** The spec of a sandbox whose volume is mounted at {@code workdir}. */
+  public SandboxSpec resolve(SandboxPolicy policy, String workdir) {
     SandboxPolicy p = policy == null ? SandboxPolicy.defaults() : policy;
     String image = p.image() == null ? settings.runtimeImage() : p.image();
     if (!IMAGE.matcher(image).matches()) {
@@ -53,7 +54,7 @@ public class SandboxSpecs {
     List<String> dns = network ? settings.runtimeDns().map(SandboxSettingsValidator::dnsEntries).orElse(List.of()) : List.of();
     return new SandboxSpec(image, memory, nanoCpus, pids, tmp, network,
         network ? settings.networkName() : "none", dns,
-        network ? settings.previewPort() : 0, network ? settings.previewBind() : "");
+        network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir);
   }
 
   /** The policy as stored in the sandbox's policy label. */

@@ -74,6 +74,12 @@ class SandboxSettingsValidatorTest {
       public Duration taskServiceTimeout() { return Duration.ofSeconds(5); }
       public String knownTasksSubject() { return "workcell.task.tasks.known"; }
       public String runtimeSpecSubject() { return "workcell.task.runtime.spec"; }
+      public Home home() {
+        return new Home() {
+          public Optional<String> image() { return Optional.empty(); }
+          public boolean network() { return true; }
+        };
+      }
     };
   }
 }

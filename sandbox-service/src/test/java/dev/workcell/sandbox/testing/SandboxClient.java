@@ -62,6 +62,11 @@ public class SandboxClient {
     return new SandboxRef(id, owner);
   }
 
+  /** A fresh Open Terminal user's home (only service actors may name one). */
+  public SandboxRef newHome(String prefix) {
+    return SandboxRef.home(prefix + "-" + HexFormat.of().formatHex(randomBytes()));
+  }
+
   /** One sandbox reused across test classes (started if needed). */
   public SandboxRef shared() {
     if (shared == null) {

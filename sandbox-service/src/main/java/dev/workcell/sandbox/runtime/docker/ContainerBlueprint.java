@@ -33,14 +33,18 @@ final class ContainerBlueprint {
         .withNanoCPUs(spec.nanoCpus())
         .withPidsLimit(spec.pidsLimit())
         .withNetworkMode(spec.networkName())
-        .withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(SandboxHardening.WORKSPACE)));
+        .withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(spec.workdir())));
     CreateContainerCmd cmd = docker.createContainerCmd(spec.image())
         .withName(name)
         .withLabels(labels)
         .withUser(SandboxHardening.USER)
-        .withWorkingDir(SandboxHardening.WORKSPACE)
+        .withWorkingDir(spec.workdir())
         .withEntrypoint(SandboxHardening.ENTRYPOINT)
         .withHostConfig(host);
+    if (spec.home()) {
+      // The only variable set here; nothing of sandbox-service's own environment ever is.
+      cmd.withEnv("HOME=" + spec.workdir());
+    }
     if (spec.network()) {
       ExposedPort preview = ExposedPort.tcp(spec.previewPort());
       // Only the preview port, to a Docker-assigned host port on the configured (loopback) address.

@@ -11,7 +11,6 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.ManagedVolume;
@@ -20,7 +19,7 @@ import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxLabels;
-import dev.workcell.sandbox.runtime.SandboxNames;
+import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,15 +50,15 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   @Override
-  public Optional<SandboxInstance> find(String taskId) {
-    return call("inspect the sandbox of " + taskId, () -> inspect(SandboxNames.container(taskId)).map(DockerSandboxDriver::instance));
+  public Optional<SandboxInstance> find(SandboxKey key) {
+    return call("inspect the sandbox of " + key.describe(), () -> inspect(key.container()).map(DockerSandboxDriver::instance));
   }
 
   @Override
-  public Optional<ManagedVolume> findVolume(String taskId) {
-    return call("inspect the workspace of " + taskId, () -> {
+  public Optional<ManagedVolume> findVolume(SandboxKey key) {
+    return call("inspect the volume of " + key.describe(), () -> {
       try {
-        InspectVolumeResponse volume = docker.inspectVolumeCmd(SandboxNames.volume(taskId)).exec();
+        InspectVolumeResponse volume = docker.inspectVolumeCmd(key.volume()).exec();
         return Optional.of(new ManagedVolume(volume.getName(), volume.getLabels()));
       } catch (NotFoundException e) {
         return Optional.empty();
@@ -68,27 +67,27 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   @Override
-  public List<String> drift(SandboxInstance instance, SandboxSpec spec) {
+  public List<String> drift(SandboxKey key, SandboxInstance instance, SandboxSpec spec) {
     return call("verify sandbox " + instance.name(), () -> {
       Optional<InspectContainerResponse> inspect = inspect(instance.containerId());
       if (inspect.isEmpty()) {
         return List.of("container is gone");
       }
-      return HardeningCheck.drift(inspect.get(), spec, SandboxNames.volume(instance.taskId()), imageId(spec.image()));
+      return HardeningCheck.drift(inspect.get(), spec, key.volume(), imageId(spec.image()));
     });
   }
 
   @Override
-  public SandboxInstance create(SandboxRef ref, SandboxSpec spec, String policyLabel) {
-    return call("create the sandbox of " + ref.taskId(), () -> {
-      String volume = ensureVolume(ref);
+  public SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel) {
+    return call("create the sandbox of " + key.describe(), () -> {
+      String volume = ensureVolume(key);
       if (spec.network()) {
         network.ensure(spec.networkName());
       }
-      Map<String, String> labels = new HashMap<>(ownerLabels(ref));
+      Map<String, String> labels = new HashMap<>(key.labels(settings.instance()));
       labels.put(SandboxLabels.POLICY_HASH, spec.hash());
       labels.put(SandboxLabels.POLICY, policyLabel);
-      String name = SandboxNames.container(ref.taskId());
+      String name = key.container();
       String id;
       try {
         id = ContainerBlueprint.create(docker, spec, name, volume, labels).exec().getId();
@@ -105,7 +104,7 @@ public class DockerSandboxDriver implements SandboxDriver {
         removeQuietly(id);
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "the engine did not apply the hardening profile: " + drift);
       }
-      Log.infof("created sandbox %s (%s) for task %s", name, id.substring(0, 12), ref.taskId());
+      Log.infof("created sandbox %s (%s) for %s", name, id.substring(0, 12), key.describe());
       return instance(created);
     });
   }
@@ -175,12 +174,12 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   @Override
-  public ExecStream exec(SandboxInstance instance, List<String> command, ExecStream.Listener listener) {
+  public ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener) {
     return call("attach to sandbox " + instance.name(), () -> {
       String execId = docker.execCreateCmd(instance.containerId())
           .withCmd(command.toArray(String[]::new))
           .withUser(SandboxHardening.USER)
-          .withWorkingDir(SandboxHardening.WORKSPACE)
+          .withWorkingDir(workdir)
           .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
           .exec().getId();
       DockerExecStream stream = new DockerExecStream(listener);
@@ -203,30 +202,20 @@ public class DockerSandboxDriver implements SandboxDriver {
     }));
   }
 
-  private String ensureVolume(SandboxRef ref) {
-    String name = SandboxNames.volume(ref.taskId());
-    Map<String, String> wanted = ownerLabels(ref);
+  private String ensureVolume(SandboxKey key) {
+    String name = key.volume();
+    Map<String, String> wanted = key.labels(settings.instance());
     try {
       InspectVolumeResponse existing = docker.inspectVolumeCmd(name).exec();
       Map<String, String> labels = existing.getLabels() == null ? Map.of() : existing.getLabels();
-      for (Map.Entry<String, String> label : wanted.entrySet()) {
-        if (!label.getValue().equals(labels.get(label.getKey()))) {
-          throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "volume " + name + " is not labelled for this task and owner");
-        }
+      if (!key.owns(labels, settings.instance())) {
+        throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "volume " + name + " is not labelled for this " + key.describe());
       }
       return name;
     } catch (NotFoundException absent) {
       docker.createVolumeCmd().withName(name).withDriver("local").withLabels(wanted).exec();
       return name;
     }
-  }
-
-  private Map<String, String> ownerLabels(SandboxRef ref) {
-    return Map.of(
-        SandboxLabels.MANAGED, "true",
-        SandboxLabels.TASK, ref.taskId(),
-        SandboxLabels.OWNER, ref.ownerId(),
-        SandboxLabels.INSTANCE, settings.instance());
   }
 
   private Optional<InspectContainerResponse> inspect(String idOrName) {

@@ -35,7 +35,10 @@ final class HardeningCheck {
     expect(drift, "label " + SandboxLabels.MANAGED, "true", labels.get(SandboxLabels.MANAGED));
     expect(drift, "label " + SandboxLabels.POLICY_HASH, spec.hash(), labels.get(SandboxLabels.POLICY_HASH));
     expect(drift, "user", SandboxHardening.USER, config.getUser());
-    expect(drift, "working dir", SandboxHardening.WORKSPACE, config.getWorkingDir());
+    expect(drift, "working dir", spec.workdir(), config.getWorkingDir());
+    if (spec.home()) {
+      expect(drift, "env HOME", true, list(config.getEnv()).contains("HOME=" + spec.workdir()));
+    }
     expect(drift, "entrypoint", SandboxHardening.ENTRYPOINT, list(config.getEntrypoint()));
     expect(drift, "read-only root", true, host.getReadonlyRootfs());
     expect(drift, "tmpfs", Map.of(SandboxHardening.TMP, SandboxHardening.tmpOptions(spec.tmpBytes())), orEmpty(host.getTmpFs()));
@@ -58,7 +61,7 @@ final class HardeningCheck {
     expect(drift, "dns", spec.dns(), list(host.getDns()));
     expect(drift, "publish all", false, Boolean.TRUE.equals(host.getPublishAllPorts()));
     expect(drift, "port bindings", expectedPorts(spec), ports(host.getPortBindings()));
-    expect(drift, "mounts", List.of(volume + "->" + SandboxHardening.WORKSPACE + ":rw"), mounts(inspect));
+    expect(drift, "mounts", List.of(volume + "->" + spec.workdir() + ":rw"), mounts(inspect));
     if (inspect.getNetworkSettings() != null && inspect.getNetworkSettings().getNetworks() != null) {
       expect(drift, "networks", Set.of(spec.networkName()), inspect.getNetworkSettings().getNetworks().keySet());
     }

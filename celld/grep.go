@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path"
+	"regexp"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// grepSkip: grep looks into build output (unlike search) but never into dependencies or VCS data.
+var grepSkip = map[string]bool{"node_modules": true, ".git": true}
+
+type grepper struct {
+	re        *regexp.Regexp
+	include   string
+	perLine   bool
+	max       int
+	hits      []searchHit
+	truncated bool
+}
+
+// grep searches text files with Go's RE2 engine (linear in the input, so no pattern can make it
+// backtrack); a literal query is quoted into the same engine.
+func (s *server) grep(ctx context.Context, req *request) (any, error) {
+	p, perr := cleanPath(req.Path)
+	if perr != nil {
+		return nil, perr
+	}
+	if req.Query == "" || len(req.Query) > maxSearchQuery || strings.IndexByte(req.Query, 0) >= 0 {
+		return nil, errf(codeInvalidArgument, "query must be 1..%d bytes without NUL", maxSearchQuery)
+	}
+	expr := req.Query
+	if !req.Regex {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if req.CaseInsensitive {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, errf(codeInvalidPattern, "%v", err)
+	}
+	if req.Include != "" {
+		if _, err := path.Match(req.Include, ""); err != nil || strings.Contains(req.Include, "/") {
+			return nil, errf(codeInvalidPattern, "include must be a file-name glob such as *.py")
+		}
+	}
+	limit, err := clampResults(req.MaxResults)
+	if err != nil {
+		return nil, err
+	}
+	g := &grepper{re: re, include: req.Include, perLine: req.MatchPerLine, max: limit, hits: []searchHit{}}
+	fd, dir, st, err := s.openStart(p)
+	if err != nil {
+		return nil, err
+	}
+	w := &treeWalk{ctx: ctx, skip: grepSkip}
+	if dir {
+		w.walk(fd, p, 0, func(dfd int, name, rel string, st *syscall.Stat_t) bool {
+			if !isType(st, syscall.S_IFREG) || st.Size > maxSearchFileSize || !g.included(name) {
+				return true
+			}
+			ffd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+			if err != nil {
+				return true
+			}
+			if fst, err := fstat(ffd); err == nil && isType(&fst, syscall.S_IFREG) {
+				if g.scan(ffd, &fst, rel) {
+					w.stop = true
+				}
+			}
+			syscall.Close(ffd)
+			return true
+		})
+	} else {
+		g.scan(fd, &st, p)
+	}
+	syscall.Close(fd)
+	if ctx.Err() != nil {
+		return nil, errf(codeCancelled, "grep cancelled")
+	}
+	return map[string]any{"matches": g.hits, "truncated": g.truncated || w.truncated}, nil
+}
+
+func (g *grepper) included(name string) bool {
+	if g.include == "" {
+		return true
+	}
+	ok, _ := path.Match(g.include, name)
+	return ok
+}
+
+// scan adds the file's matching lines (or its first one); true once the result bound is reached.
+func (g *grepper) scan(fd int, st *syscall.Stat_t, rel string) bool {
+	if st.Size > maxSearchFileSize {
+		return false
+	}
+	data, complete, err := readUpTo(fd, 0, maxSearchFileSize, st.Size)
+	if err != nil || !complete || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return false // unreadable, grew past the limit, or binary
+	}
+	rest := data
+	for line := 1; len(rest) > 0; line++ {
+		var text []byte
+		text, rest = cutLine(rest)
+		text = bytes.TrimSuffix(text, []byte{'\r'})
+		if !g.re.Match(text) {
+			continue
+		}
+		if len(g.hits) == g.max {
+			g.truncated = true
+			return true
+		}
+		g.hits = append(g.hits, searchHit{Path: rel, Line: line, Text: clipRunes(string(text), maxSearchLine)})
+		if !g.perLine {
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,431 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Background processes (the Open Terminal model): a command keeps running after its request, its
+// stdin stays open for proc_input, and its output is kept bounded and polled by entry offset.
+const (
+	maxRunningProcs  = 32
+	maxKeptProcs     = 64 // running plus finished; the oldest finished go first beyond this
+	procKeepAfterEnd = 300 * time.Second
+	procOutputBytes  = 1 << 20
+	maxProcWaitMs    = 300_000
+	maxProcInput     = 65_536
+	procInputTimeout = 5 * time.Second
+)
+
+// procKeep is a var only so tests can shorten it.
+var procKeep = procKeepAfterEnd
+
+type procEntry struct {
+	Type string `json:"type"`
+	Data string `json:"data"`
+}
+
+type bgProc struct {
+	id, command string
+	run         *jobRun
+	stdin       *os.File
+	started     time.Time
+	done        chan struct{} // closed once the shell ended, leftovers are dead and output is drained
+
+	// guarded by procTable.mu
+	entries  []procEntry
+	first    int64 // absolute index of entries[0]
+	kept     int   // bytes held in entries
+	status   string
+	exitCode *int
+	ended    time.Time
+	killed   bool
+	inClosed bool
+}
+
+type procView struct {
+	ID         string      `json:"id"`
+	Command    string      `json:"command"`
+	Status     string      `json:"status"`
+	ExitCode   *int        `json:"exitCode"`
+	Output     []procEntry `json:"output"`
+	NextOffset int64       `json:"nextOffset"`
+	Truncated  bool        `json:"truncated"`
+	StartedAt  int64       `json:"startedAtMs"`
+	EndedAt    *int64      `json:"endedAtMs"`
+}
+
+type procTable struct {
+	mu       sync.Mutex
+	procs    map[string]*bgProc
+	starting int // slots reserved by starts in progress
+}
+
+func newProcTable() *procTable { return &procTable{procs: map[string]*bgProc{}} }
+
+func newProcID() string {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // no randomness: ids would be guessable
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// prune forgets processes that ended more than procKeep ago, and the oldest finished ones beyond
+// maxKeptProcs. Caller holds t.mu.
+func (t *procTable) prune(now time.Time) {
+	var finished []*bgProc
+	for id, p := range t.procs {
+		if p.status == "running" {
+			continue
+		}
+		if now.Sub(p.ended) >= procKeep {
+			delete(t.procs, id)
+			continue
+		}
+		finished = append(finished, p)
+	}
+	if extra := len(t.procs) - maxKeptProcs; extra > 0 {
+		sort.Slice(finished, func(i, j int) bool { return finished[i].ended.Before(finished[j].ended) })
+		for i := 0; i < extra && i < len(finished); i++ {
+			delete(t.procs, finished[i].id)
+		}
+	}
+}
+
+func (s *server) procStart(ctx context.Context, req *request) (any, error) {
+	if n := utf8.RuneCountInString(req.Command); n < 1 || n > maxCommandChars {
+		return nil, errf(codeInvalidArgument, "command must be 1..%d characters", maxCommandChars)
+	}
+	waitMs, err := procWait(req.WaitMs)
+	if err != nil {
+		return nil, err
+	}
+	if req.Tail != nil && *req.Tail < 0 {
+		return nil, errf(codeInvalidArgument, "tail must be ≥ 0")
+	}
+	dir, err := s.resolveCwd(req.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	env, err := execEnv(req.Env)
+	if err != nil {
+		return nil, err
+	}
+	t := s.procs
+	t.mu.Lock()
+	t.prune(time.Now())
+	running := t.starting
+	for _, p := range t.procs {
+		if p.status == "running" {
+			running++
+		}
+	}
+	if running >= maxRunningProcs {
+		t.mu.Unlock()
+		return nil, errf(codeTooManyProcesses, "%d background processes are running; kill or wait for one", maxRunningProcs)
+	}
+	// Reserve the slot before starting, so concurrent starts cannot exceed the cap.
+	t.starting++
+	t.mu.Unlock()
+	release := func() {
+		t.mu.Lock()
+		t.starting--
+		t.mu.Unlock()
+	}
+
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		release()
+		return nil, errf(codeInternal, "pipe: %v", err)
+	}
+	sh := shell()
+	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", req.Command}, Dir: dir, Env: env, Stdin: inR}
+	run, err := s.startJob(cmd, "proc", nil)
+	inR.Close()
+	if err != nil {
+		inW.Close()
+		release()
+		return nil, err
+	}
+	p := &bgProc{id: newProcID(), command: req.Command, status: "running", started: time.Now(), done: make(chan struct{}),
+		run: run, stdin: inW}
+	t.mu.Lock()
+	t.starting--
+	for t.procs[p.id] != nil {
+		p.id = newProcID()
+	}
+	t.procs[p.id] = p
+	t.mu.Unlock()
+	go s.superviseProc(p)
+	return s.procView(ctx, p, 0, req.Tail, waitMs)
+}
+
+// superviseProc collects output until the shell ends, kills its leftovers like exec does, and
+// records the exit status only after the output is complete.
+func (s *server) superviseProc(p *bgProc) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.collect(p, "stdout", p.run.stdout) }()
+	go func() { defer wg.Done(); s.collect(p, "stderr", p.run.stderr) }()
+	ws := <-p.run.wait
+	s.jobs.finish(p.run.job)
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(killGrace):
+		p.run.stdout.Close()
+		p.run.stderr.Close()
+		<-drained
+	}
+	code := exitCode(ws)
+	s.procs.mu.Lock()
+	p.exitCode = &code
+	p.ended = time.Now()
+	p.status = "done"
+	if p.killed {
+		p.status = "killed"
+	}
+	p.inClosed = true
+	s.procs.mu.Unlock()
+	p.stdin.Close()
+	close(p.done)
+}
+
+// collect appends one stream's output as entries (whole UTF-8 characters, chunks as read), dropping
+// the oldest entries once the process holds more than procOutputBytes.
+func (s *server) collect(p *bgProc, stream string, r *os.File) {
+	buf := make([]byte, readChunk)
+	var pending []byte
+	add := func(b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		t := s.procs
+		t.mu.Lock()
+		p.entries = append(p.entries, procEntry{Type: stream, Data: string(b)})
+		p.kept += len(b)
+		drop := 0
+		for p.kept > procOutputBytes && drop < len(p.entries)-1 {
+			p.kept -= len(p.entries[drop].Data)
+			drop++
+		}
+		if drop > 0 {
+			p.entries = append([]procEntry(nil), p.entries[drop:]...)
+			p.first += int64(drop)
+		}
+		t.mu.Unlock()
+	}
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			chunk := append(pending, buf[:n]...)
+			cut := completeUTF8(chunk)
+			add(chunk[:cut])
+			pending = append([]byte(nil), chunk[cut:]...)
+		}
+		if err != nil {
+			break
+		}
+	}
+	add(pending)
+	r.Close()
+}
+
+func procWait(w *int64) (time.Duration, error) {
+	if w == nil {
+		return 0, nil
+	}
+	if *w < 0 || *w > maxProcWaitMs {
+		return 0, errf(codeInvalidArgument, "waitMs must be 0..%d", maxProcWaitMs)
+	}
+	return time.Duration(*w) * time.Millisecond, nil
+}
+
+func (s *server) lookupProc(id string) (*bgProc, error) {
+	t := s.procs
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.prune(time.Now())
+	p, ok := t.procs[id]
+	if !ok || id == "" {
+		return nil, errf(codeNotFound, "no process %q", id)
+	}
+	return p, nil
+}
+
+func (s *server) procStatus(ctx context.Context, req *request) (any, error) {
+	p, err := s.lookupProc(req.ProcID)
+	if err != nil {
+		return nil, err
+	}
+	waitMs, err := procWait(req.WaitMs)
+	if err != nil {
+		return nil, err
+	}
+	offset := int64(0)
+	if req.Offset != nil {
+		offset = *req.Offset
+	}
+	if offset < 0 {
+		return nil, errf(codeInvalidArgument, "offset must be ≥ 0")
+	}
+	if req.Tail != nil && *req.Tail < 0 {
+		return nil, errf(codeInvalidArgument, "tail must be ≥ 0")
+	}
+	return s.procView(ctx, p, offset, req.Tail, waitMs)
+}
+
+// procView waits up to wait for the process to end (answering as soon as it does), then returns
+// the entries from offset, or only the last tail of them.
+func (s *server) procView(ctx context.Context, p *bgProc, offset int64, tail *int, wait time.Duration) (any, error) {
+	if wait > 0 {
+		timer := time.NewTimer(wait)
+		select {
+		case <-p.done:
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+		timer.Stop()
+	}
+	t := s.procs
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v := p.view()
+	total := p.first + int64(len(p.entries))
+	from := offset
+	if from < p.first {
+		from = p.first
+	}
+	if tail != nil && total-int64(*tail) > from {
+		from = total - int64(*tail)
+	}
+	if from > total {
+		from = total
+	}
+	v.Output = append([]procEntry{}, p.entries[from-p.first:]...)
+	v.Truncated = from > offset && offset < total
+	return v, nil
+}
+
+// view is the process without output. Caller holds the table lock.
+func (p *bgProc) view() procView {
+	v := procView{ID: p.id, Command: p.command, Status: p.status, ExitCode: p.exitCode, Output: []procEntry{},
+		NextOffset: p.first + int64(len(p.entries)), StartedAt: p.started.UnixMilli()}
+	if !p.ended.IsZero() {
+		ms := p.ended.UnixMilli()
+		v.EndedAt = &ms
+	}
+	return v
+}
+
+func (s *server) procInput(req *request) (any, error) {
+	p, err := s.lookupProc(req.ProcID)
+	if err != nil {
+		return nil, err
+	}
+	if req.Data == nil {
+		return nil, errf(codeInvalidArgument, "data is required")
+	}
+	if len(*req.Data) > maxProcInput {
+		return nil, errf(codeInvalidArgument, "input exceeds %d bytes", maxProcInput)
+	}
+	s.procs.mu.Lock()
+	closed := p.inClosed
+	s.procs.mu.Unlock()
+	if closed {
+		return nil, errf(codeProcessExited, "process %s has ended", p.id)
+	}
+	// A process that stops reading must not hold this request forever.
+	p.stdin.SetWriteDeadline(time.Now().Add(procInputTimeout))
+	n, err := p.stdin.WriteString(*req.Data)
+	if err != nil {
+		select {
+		case <-p.done:
+			return nil, errf(codeProcessExited, "process %s has ended", p.id)
+		default:
+		}
+		if os.IsTimeout(err) {
+			return nil, errf(codeTimeout, "process %s did not read its input within %s (%d of %d bytes written)", p.id, procInputTimeout, n, len(*req.Data))
+		}
+		return nil, errf(codeProcessExited, "process %s no longer reads its input: %v", p.id, err)
+	}
+	s.procs.mu.Lock()
+	defer s.procs.mu.Unlock()
+	return p.view(), nil
+}
+
+func (s *server) procKill(ctx context.Context, req *request) (any, error) {
+	p, err := s.lookupProc(req.ProcID)
+	if err != nil {
+		return nil, err
+	}
+	s.procs.mu.Lock()
+	running := p.status == "running"
+	if running {
+		p.killed = true
+	}
+	s.procs.mu.Unlock()
+	if running {
+		if req.Force {
+			s.jobs.signal(p.run.job, syscall.SIGKILL)
+		} else {
+			s.jobs.signal(p.run.job, syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(killGrace):
+				s.jobs.signal(p.run.job, syscall.SIGKILL)
+			}
+		}
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+		case <-ctx.Done():
+		}
+	}
+	s.procs.mu.Lock()
+	defer s.procs.mu.Unlock()
+	return p.view(), nil
+}
+
+func (s *server) procList() (any, error) {
+	t := s.procs
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.prune(time.Now())
+	views := make([]procView, 0, len(t.procs))
+	for _, p := range t.procs {
+		views = append(views, p.view())
+	}
+	sort.Slice(views, func(i, j int) bool {
+		if views[i].StartedAt != views[j].StartedAt {
+			return views[i].StartedAt < views[j].StartedAt
+		}
+		return views[i].ID < views[j].ID
+	})
+	return map[string]any{"processes": views}, nil
+}
+
+// killAllProcs is for shutdown: every background process's job gets SIGKILL (jobs.killAll reaps).
+func (s *server) killAllProcs() {
+	s.procs.mu.Lock()
+	var runs []*jobRun
+	for _, p := range s.procs.procs {
+		if p.status == "running" && p.run != nil {
+			runs = append(runs, p.run)
+		}
+	}
+	s.procs.mu.Unlock()
+	for _, r := range runs {
+		s.jobs.signal(r.job, syscall.SIGKILL)
+	}
+}

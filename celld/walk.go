@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"sort"
+	"syscall"
+)
+
+// treeWalk visits a directory tree in name order through fds opened O_NOFOLLOW, never following a
+// link, within the same limits as search (50,000 entries, depth 64). grep and glob use it.
+type treeWalk struct {
+	ctx       context.Context
+	skip      map[string]bool // directory names never descended into
+	entries   int
+	truncated bool // a walk limit was hit
+	stop      bool // the visitor has enough
+}
+
+// visitFn sees every entry (lstat of the name in dfd); for a directory, false means "do not descend".
+type visitFn func(dfd int, name, rel string, st *syscall.Stat_t) bool
+
+func (w *treeWalk) done() bool { return w.stop || w.truncated || w.ctx.Err() != nil }
+
+func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
+	if depth > maxSearchDepth {
+		w.truncated = true
+		return
+	}
+	names, err := readNames(dfd, nil)
+	if err != nil {
+		return
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if w.done() {
+			return
+		}
+		st, err := lstatAt(dfd, name)
+		if err != nil {
+			continue
+		}
+		if w.entries++; w.entries > maxSearchFiles {
+			w.truncated = true
+			return
+		}
+		child := name
+		if rel != "." {
+			child = rel + "/" + name
+		}
+		descend := visit(dfd, name, child, &st)
+		if isType(&st, syscall.S_IFDIR) && descend && !w.skip[name] && !w.done() {
+			fd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+			if err != nil {
+				continue
+			}
+			w.walk(fd, child, depth+1, visit)
+			syscall.Close(fd)
+		}
+	}
+}
+
+// openStart resolves the start path of a walk (links followed only beneath the root) and reports
+// whether it is a directory (fd readable) or a regular file (fd opened for reading).
+func (s *server) openStart(p string) (fd int, dir bool, st syscall.Stat_t, err error) {
+	probe, err := s.root.open(p, oPath, 0, followBeneath)
+	if err != nil {
+		return -1, false, st, fsError(err, p)
+	}
+	st, err = fstat(probe)
+	if err != nil {
+		syscall.Close(probe)
+		return -1, false, st, fsError(err, p)
+	}
+	switch {
+	case isType(&st, syscall.S_IFDIR):
+		fd, err := openat(probe, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+		syscall.Close(probe)
+		if err != nil {
+			return -1, false, st, fsError(err, p)
+		}
+		return fd, true, st, nil
+	case isType(&st, syscall.S_IFREG):
+		syscall.Close(probe)
+		fd, fst, err := s.openRegular(p)
+		return fd, false, fst, err
+	default:
+		syscall.Close(probe)
+		return -1, false, st, errf(codeNotRegularFile, "%s: not a file or directory", p)
+	}
+}
+
+// clampResults applies the grep/glob result bound: 1..1000, default 50.
+func clampResults(n *int) (int, error) {
+	if n == nil || *n == 0 {
+		return 50, nil
+	}
+	if *n < 1 || *n > 1000 {
+		return 0, errf(codeInvalidArgument, "maxResults must be 1..1000")
+	}
+	return *n, nil
+}

@@ -1,0 +1,88 @@
+package dev.workcell.sandbox.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.GlobFiles;
+import dev.workcell.contracts.sandbox.GlobResult;
+import dev.workcell.contracts.sandbox.GrepFiles;
+import dev.workcell.contracts.sandbox.GrepResult;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.celld.ToolReplies;
+import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
+import dev.workcell.sandbox.lifecycle.SandboxSession;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * grep (RE2 or literal, with a file-name include glob) and glob over the sandbox's files, each one
+ * celld walk that never follows links. Patterns are compiled by celld ({@code invalid_pattern}). Blocking.
+ */
+@ApplicationScoped
+public class FileSearch {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final int PATTERN_MAX_CHARS = 1_000;
+  private static final int RESULTS_MAX = 1_000;
+  private static final int RESULTS_DEFAULT = 50;
+  private static final Set<String> TYPES = Set.of("any", "file", "directory");
+
+  private final SandboxLifecycle lifecycle;
+
+  public FileSearch(SandboxLifecycle lifecycle) {
+    this.lifecycle = lifecycle;
+  }
+
+  public GrepResult grep(GrepFiles request) {
+    String dir = WorkspacePath.directory(request.path());
+    ObjectNode args = args().put("path", dir).put("query", pattern(request.query(), "query"))
+        .put("regex", request.regex()).put("caseInsensitive", request.caseInsensitive())
+        .put("matchPerLine", request.matchPerLine()).put("maxResults", maxResults(request.maxResults()));
+    if (request.include() != null && !request.include().isEmpty()) {
+      args.put("include", pattern(request.include(), "include"));
+    }
+    return ToolReplies.grep(call(request.sandbox(), args, "grep"));
+  }
+
+  public GlobResult glob(GlobFiles request) {
+    String dir = WorkspacePath.directory(request.path());
+    String type = request.type() == null ? "any" : request.type();
+    if (!TYPES.contains(type)) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "type must be any, file or directory");
+    }
+    ObjectNode args = args().put("path", dir).put("pattern", pattern(request.pattern(), "pattern"))
+        .put("type", type).put("maxResults", maxResults(request.maxResults()));
+    if (request.exclude() != null && !request.exclude().isEmpty()) {
+      args.put("exclude", pattern(request.exclude(), "exclude"));
+    }
+    return ToolReplies.glob(call(request.sandbox(), args, "glob"));
+  }
+
+  private JsonNode call(SandboxRef ref, ObjectNode args, String op) {
+    try (SandboxSession session = lifecycle.use(ref)) {
+      return session.celld().call(op, args, TIMEOUT);
+    }
+  }
+
+  private static String pattern(String value, String name) {
+    if (value == null || value.isEmpty() || value.length() > PATTERN_MAX_CHARS || value.indexOf('\0') >= 0) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, name + " must be 1.." + PATTERN_MAX_CHARS + " characters without NUL");
+    }
+    return value;
+  }
+
+  private static int maxResults(Integer value) {
+    int n = value == null ? RESULTS_DEFAULT : value;
+    if (n < 1 || n > RESULTS_MAX) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxResults must be 1.." + RESULTS_MAX);
+    }
+    return n;
+  }
+
+  private static ObjectNode args() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+}

@@ -1,0 +1,156 @@
+package dev.workcell.sandbox.process;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.KillProcess;
+import dev.workcell.contracts.sandbox.PollProcess;
+import dev.workcell.contracts.sandbox.ProcessInput;
+import dev.workcell.contracts.sandbox.ProcessList;
+import dev.workcell.contracts.sandbox.ProcessView;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.StartProcess;
+import dev.workcell.sandbox.celld.ToolReplies;
+import dev.workcell.sandbox.exec.CommandEnv;
+import dev.workcell.sandbox.files.WorkspacePath;
+import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
+import dev.workcell.sandbox.lifecycle.SandboxSession;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Background processes (the Open Terminal model), kept by celld in each sandbox. Waits (start or
+ * poll with {@code waitMs}) hold no thread: the worker only sends the frame, and the reply is a
+ * future that completes when celld answers — as soon as the process ends, or when the wait is over.
+ * Status, input, kill and list never start a sandbox: a stopped one has no processes.
+ */
+@ApplicationScoped
+public class BackgroundProcesses {
+
+  public static final long MAX_WAIT_MS = 300_000;
+  /** celld answers at the end of the wait; this covers the transport and a busy sandbox. */
+  private static final Duration WAIT_MARGIN = Duration.ofSeconds(10);
+  private static final Duration KILL_TIMEOUT = Duration.ofSeconds(30);
+  private static final int INPUT_MAX_BYTES = 65_536;
+  private static final Pattern PROCESS_ID = Pattern.compile("[0-9a-f]{12}");
+
+  private final SandboxLifecycle lifecycle;
+
+  public BackgroundProcesses(SandboxLifecycle lifecycle) {
+    this.lifecycle = lifecycle;
+  }
+
+  public Uni<ProcessView> start(StartProcess request) {
+    String command = request.command();
+    if (command == null || command.isBlank() || command.codePointCount(0, command.length()) > Limits.COMMAND_MAX_CHARS) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command must be 1.." + Limits.COMMAND_MAX_CHARS + " characters");
+    }
+    long waitMs = waitMs(request.waitMs());
+    ObjectNode args = args().put("command", command).put("waitMs", waitMs);
+    if (request.cwd() != null) {
+      args.put("cwd", WorkspacePath.directory(request.cwd()));
+    }
+    if (request.env() != null && !request.env().isEmpty()) {
+      args.set("env", CommandEnv.validate(request.env()));
+    }
+    tail(args, request.tail());
+    return call(() -> Optional.of(lifecycle.use(request.sandbox())), "proc_start", args, Duration.ofMillis(waitMs).plus(WAIT_MARGIN))
+        .map(ToolReplies::process);
+  }
+
+  public Uni<ProcessView> status(PollProcess request) {
+    long waitMs = waitMs(request.waitMs());
+    if (request.offset() < 0) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "offset must be ≥ 0");
+    }
+    ObjectNode args = args().put("processId", processId(request.processId())).put("offset", request.offset()).put("waitMs", waitMs);
+    tail(args, request.tail());
+    return call(() -> lifecycle.useIfActive(request.sandbox()), "proc_status", args, Duration.ofMillis(waitMs).plus(WAIT_MARGIN))
+        .map(ToolReplies::process);
+  }
+
+  public Uni<ProcessView> input(ProcessInput request) {
+    String input = request.input();
+    if (input == null || input.getBytes(StandardCharsets.UTF_8).length > INPUT_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "input must be at most " + INPUT_MAX_BYTES + " UTF-8 bytes");
+    }
+    ObjectNode args = args().put("processId", processId(request.processId())).put("data", input);
+    return call(() -> lifecycle.useIfActive(request.sandbox()), "proc_input", args, WAIT_MARGIN).map(ToolReplies::process);
+  }
+
+  public Uni<ProcessView> kill(KillProcess request) {
+    ObjectNode args = args().put("processId", processId(request.processId())).put("force", request.force());
+    return call(() -> lifecycle.useIfActive(request.sandbox()), "proc_kill", args, KILL_TIMEOUT).map(ToolReplies::process);
+  }
+
+  public Uni<ProcessList> list(SandboxRef ref) {
+    return Uni.createFrom().item(() -> lifecycle.useIfActive(ref))
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        .onItem().transformToUni(session -> session.isEmpty()
+            ? Uni.createFrom().item(new ProcessList(List.of()))
+            : send(session.get(), "proc_list", null, WAIT_MARGIN).map(ToolReplies::processes));
+  }
+
+  /**
+   * Takes a session on a worker thread (starting a sandbox may talk to Docker), sends the request,
+   * and lets the reply complete the Uni without holding a thread. No active sandbox: {@code not_found}.
+   */
+  private Uni<JsonNode> call(java.util.function.Supplier<Optional<SandboxSession>> session, String op, ObjectNode args, Duration timeout) {
+    return Uni.createFrom().item(session)
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        .onItem().transformToUni(found -> found
+            .map(s -> send(s, op, args, timeout))
+            .orElseGet(() -> Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "no such process"))));
+  }
+
+  private static Uni<JsonNode> send(SandboxSession session, String op, ObjectNode args, Duration timeout) {
+    CompletableFuture<JsonNode> reply;
+    try {
+      reply = session.celld().callAsync(op, args, timeout);
+    } catch (RuntimeException e) {
+      session.close();
+      return Uni.createFrom().failure(e);
+    }
+    return Uni.createFrom().completionStage(reply).onTermination().invoke(session::close);
+  }
+
+  private static long waitMs(Long waitMs) {
+    long value = waitMs == null ? 0 : waitMs;
+    if (value < 0 || value > MAX_WAIT_MS) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "waitMs must be 0.." + MAX_WAIT_MS);
+    }
+    return value;
+  }
+
+  private static void tail(ObjectNode args, Integer tail) {
+    if (tail != null) {
+      if (tail < 0) {
+        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "tail must be ≥ 0");
+      }
+      args.put("tail", tail);
+    }
+  }
+
+  /** Ids are celld's 12 hex characters; anything else cannot name a process. */
+  private static String processId(String id) {
+    if (id == null || !PROCESS_ID.matcher(id).matches()) {
+      throw new WorkcellException(ErrorCode.NOT_FOUND, "no such process");
+    }
+    return id;
+  }
+
+  private static ObjectNode args() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+}

@@ -1,0 +1,108 @@
+package dev.workcell.sandbox.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.sandbox.CommandResult;
+import dev.workcell.contracts.sandbox.FileBytes;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.GlobFiles;
+import dev.workcell.contracts.sandbox.GlobResult;
+import dev.workcell.contracts.sandbox.GlobResult.GlobMatch;
+import dev.workcell.contracts.sandbox.GrepFiles;
+import dev.workcell.contracts.sandbox.GrepResult;
+import dev.workcell.contracts.sandbox.ReadBytes;
+import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.RunCommand;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.SearchHit;
+import dev.workcell.contracts.sandbox.WriteBytes;
+import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.sandbox.testing.SandboxClient;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.Arrays;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Binary files, grep and glob end to end over NATS in a task sandbox. */
+@QuarkusTest
+class FileSearchAndBytesTest {
+
+  @Inject
+  SandboxClient sandboxes;
+
+  SandboxRef ref;
+
+  @BeforeEach
+  void sandbox() {
+    ref = sandboxes.shared();
+  }
+
+  @Test
+  void everyByteValueSurvivesARoundTrip() {
+    byte[] all = new byte[256 * 3];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = (byte) i;
+    }
+    FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(ref, "bin/all.bin", all, null, true), FileWritten.class);
+    assertThat(written.size()).isEqualTo(all.length);
+    FileBytes read = sandboxes.call(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", null, null), FileBytes.class);
+    assertThat(read.data()).isEqualTo(all);
+    assertThat(read.eof()).isTrue();
+    assertThat(read.size()).isEqualTo(all.length);
+    assertThat(read.version()).isEqualTo(written.version());
+    FileBytes chunk = sandboxes.call(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", 250L, 10), FileBytes.class);
+    assertThat(chunk.data()).isEqualTo(Arrays.copyOfRange(all, 250, 260));
+    assertThat(chunk.eof()).isFalse();
+    CommandResult sum = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "od -An -tx1 -v bin/all.bin | tr -d ' \\n' | head -c 12", 10),
+        CommandResult.class);
+    assertThat(sum.stdout()).isEqualTo("000102030405");
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_READ, new ReadFile(ref, "bin/all.bin")).code()).isEqualTo(ErrorCode.NOT_UTF8);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_WRITE_BYTES,
+        new WriteBytes(ref, "bin/all.bin", new byte[1], written.version() + "x", false)).code()).isEqualTo(ErrorCode.CONFLICT);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", -1L, null)).code())
+        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void grepFindsRegexAndLiteralMatchesAndSkipsBinaries() {
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "grep-test/a.py", "def main():\n    print('hi')\nmain()\n", null, true), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "grep-test/b.txt", "main (not python)\n", null, true), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(ref, "grep-test/c.py", "main()\0".getBytes(), null, true), FileWritten.class);
+
+    GrepResult regex = sandboxes.call(SandboxSubjects.FILES_GREP,
+        new GrepFiles(ref, "grep-test", "^(def )?main\\(", true, false, "*.py", true, null), GrepResult.class);
+    assertThat(regex.matches()).extracting(SearchHit::path, SearchHit::line).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("grep-test/a.py", 1), org.assertj.core.groups.Tuple.tuple("grep-test/a.py", 3));
+    GrepResult literal = sandboxes.call(SandboxSubjects.FILES_GREP,
+        new GrepFiles(ref, "grep-test", "MAIN (", false, true, null, false, 10), GrepResult.class);
+    assertThat(literal.matches()).singleElement().satisfies(hit -> assertThat(hit.path()).isEqualTo("grep-test/b.txt"));
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_GREP, new GrepFiles(ref, "", "(unclosed", true, false, null, true, null)).code())
+        .isEqualTo(ErrorCode.INVALID_PATTERN);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_GREP, new GrepFiles(ref, "../", "x", false, false, null, true, null)).code())
+        .isEqualTo(ErrorCode.INVALID_PATH);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_GREP, new GrepFiles(ref, "", "x", false, false, null, true, 1001)).code())
+        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void globMatchesAcrossDirectoriesWithoutFollowingLinks() {
+    CommandResult setup = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
+        "rm -rf glob-test && mkdir -p glob-test/src/deep glob-test/out && touch glob-test/src/a.js glob-test/src/deep/b.js "
+            + "glob-test/out/c.js glob-test/readme.md && ln -s /etc glob-test/src/etc-link", 10), CommandResult.class);
+    assertThat(setup.exitCode()).isZero();
+    GlobResult js = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "**/*.js", "out/**", "file", null), GlobResult.class);
+    assertThat(js.matches()).extracting(GlobMatch::path).containsExactly("glob-test/src/a.js", "glob-test/src/deep/b.js");
+    assertThat(js.truncated()).isFalse();
+    GlobResult dirs = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "*", null, "directory", null), GlobResult.class);
+    assertThat(dirs.matches()).extracting(GlobMatch::path).containsExactly("glob-test/out", "glob-test/src");
+    GlobResult all = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "**/passwd", null, null, null), GlobResult.class);
+    assertThat(all.matches()).as("links are never followed").isEmpty();
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "", "[z", null, null, null)).code())
+        .isEqualTo(ErrorCode.INVALID_PATTERN);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test/src/etc-link", "*", null, null, null)).code())
+        .isEqualTo(ErrorCode.PATH_ESCAPE);
+  }
+}

@@ -32,6 +32,7 @@ public enum ErrorCode {
   // admission and availability
   TOO_MANY_TASKS("too_many_tasks", 429, "The task limit is reached"),
   TOO_MANY_RUNTIMES("too_many_runtimes", 429, "The active runtime limit is reached"),
+  RATE_LIMITED("rate_limited", 429, "Too many requests; try again after Retry-After seconds"),
   SAFE_MODE("safe_mode", 503, "The sandbox runtime is in safe mode until cleanup is proven"),
   SERVICE_UNAVAILABLE("service_unavailable", 503, "A backing service is not available"),
   UPSTREAM_TIMEOUT("upstream_timeout", 504, "A backing service did not answer in time"),

@@ -20,7 +20,11 @@ public class ProblemMapper {
 
   @ServerExceptionMapper
   public Response workcell(WorkcellException e, UriInfo uri) {
-    return respond(e.code(), e.getMessage(), uri);
+    Response response = respond(e.code(), e.getMessage(), uri);
+    if (e instanceof RetryLaterException later) {
+      return Response.fromResponse(response).header("Retry-After", later.retryAfterSeconds()).build();
+    }
+    return response;
   }
 
   /** Missing, malformed, expired or foreign tokens: the same 401 problem for all, no hint which. */

@@ -28,7 +28,10 @@ import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Workspace files. The task is read first (owner check), then sandbox-service gets its sandbox ref. */
+/**
+ * Workspace files. The task is read first (owner check, alongside the account check on reads), then
+ * sandbox-service gets its sandbox ref.
+ */
 @Path("/api/work/tasks/{taskId}")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
@@ -51,8 +54,8 @@ public class FileResource {
   @Operation(operationId = "listWorkspaceFiles", summary = "List one workspace directory (first 1,000 entries)")
   public Uni<FileList> list(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
     String dir = Inputs.workspacePath(path, false);
-    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
-        .chain(ref -> caller.as(actor, SandboxSubjects.FILES_LIST, new ListFiles(ref, dir), FileList.class, SANDBOX_DEADLINE)));
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_LIST,
+        new ListFiles(owned.ref(), dir), FileList.class, SANDBOX_DEADLINE));
   }
 
   @GET
@@ -60,8 +63,8 @@ public class FileResource {
   @Operation(operationId = "readWorkspaceFile", summary = "Read a UTF-8 text file of at most 2,000,000 bytes")
   public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
     String file = Inputs.workspacePath(path, true);
-    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
-        .chain(ref -> caller.as(actor, SandboxSubjects.FILES_READ, new ReadFile(ref, file), FileContent.class, SANDBOX_DEADLINE)));
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_READ,
+        new ReadFile(owned.ref(), file), FileContent.class, SANDBOX_DEADLINE));
   }
 
   @PUT
@@ -79,8 +82,8 @@ public class FileResource {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
     }
     boolean parents = Boolean.TRUE.equals(request.createParents());
-    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
-        .chain(ref -> caller.as(actor, SandboxSubjects.FILES_WRITE,
-            new WriteFile(ref, file, request.content(), request.expectedVersion(), parents), FileWritten.class, SANDBOX_DEADLINE)));
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_WRITE,
+        new WriteFile(owned.ref(), file, request.content(), request.expectedVersion(), parents), FileWritten.class,
+        SANDBOX_DEADLINE));
   }
 }

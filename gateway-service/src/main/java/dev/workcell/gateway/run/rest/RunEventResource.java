@@ -48,9 +48,9 @@ public class RunEventResource {
     long position = position(after, lastEventId);
     String task = Inputs.id(taskId);
     String run = Inputs.id(runId);
-    // Every check happens before the first byte, so a refusal is still an ordinary problem response.
-    return caller.actor()
-        .chain(actor -> access.snapshot(actor, task, run, position))
+    // Every check happens before the first byte, so a refusal is still an ordinary problem response;
+    // the stream opens only once the account check has passed too.
+    return caller.call(actor -> access.snapshot(actor, task, run, position))
         .invoke(snapshot -> streams.open(sink, sse, request.connection(), snapshot))
         .replaceWithVoid();
   }

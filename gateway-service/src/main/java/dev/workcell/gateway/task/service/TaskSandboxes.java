@@ -5,6 +5,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.gateway.auth.service.CallerRequests;
 import dev.workcell.messaging.NatsRequester;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,9 +18,19 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class TaskSandboxes {
 
   private final NatsRequester nats;
+  private final CallerRequests caller;
 
-  public TaskSandboxes(NatsRequester nats) {
+  public TaskSandboxes(NatsRequester nats, CallerRequests caller) {
     this.nats = nats;
+    this.caller = caller;
+  }
+
+  /** The checked caller and their task's sandbox. Only then is sandbox-service asked anything. */
+  public record CallerSandbox(Actor actor, SandboxRef ref) {}
+
+  /** The task read runs alongside the account check on safe requests (see {@link CallerRequests#call}). */
+  public Uni<CallerSandbox> ofCaller(String taskId) {
+    return caller.call(actor -> sandboxOf(actor, taskId).map(ref -> new CallerSandbox(actor, ref)));
   }
 
   public Uni<TaskDetail> ownedTask(Actor actor, String taskId) {

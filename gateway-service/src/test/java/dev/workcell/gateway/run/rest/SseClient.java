@@ -11,16 +11,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** A minimal Server-Sent Events reader for tests: frames in arrival order, then an end marker. */
-final class SseClient implements AutoCloseable {
+public final class SseClient implements AutoCloseable {
 
-  record Frame(String event, String id, String data) {}
+  public record Frame(String event, String id, String data) {}
 
   private static final Frame END = new Frame("<end>", null, null);
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   private final BlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
   private final HttpResponse<Stream<String>> response;
-  volatile int heartbeats;
+  public volatile int heartbeats;
 
   private SseClient(HttpResponse<Stream<String>> response, boolean reading) {
     this.response = response;
@@ -29,7 +29,7 @@ final class SseClient implements AutoCloseable {
     }
   }
 
-  static SseClient open(URI uri, String token, String lastEventId) throws Exception {
+  public static SseClient open(URI uri, String token, String lastEventId) throws Exception {
     return open(uri, token, lastEventId, true);
   }
 
@@ -65,11 +65,11 @@ final class SseClient implements AutoCloseable {
     return new SseClient(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofLines()), reading);
   }
 
-  int status() {
+  public int status() {
     return response.statusCode();
   }
 
-  Frame next() throws InterruptedException {
+  public Frame next() throws InterruptedException {
     Frame frame = frames.poll(10, TimeUnit.SECONDS);
     if (frame == null || frame == END) {
       throw new AssertionError(frame == null ? "no frame within 10 s" : "the stream ended");

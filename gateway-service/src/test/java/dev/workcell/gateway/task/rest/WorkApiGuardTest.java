@@ -62,6 +62,8 @@ class WorkApiGuardTest {
         new Call("PUT", "/api/work/tasks/{id}/file", Map.of("path", "a.txt", "content", "x")),
         new Call("GET", "/api/work/tasks/{id}/git", null),
         new Call("GET", "/api/work/tasks/{id}/git/diff", null),
+        new Call("POST", "/api/work/tasks/{id}/git/init", null),
+        new Call("POST", "/api/work/tasks/{id}/git/commit", Map.of("message", "x")),
         new Call("POST", "/api/work/tasks/{id}/preview/start", Map.of()),
         new Call("POST", "/api/work/tasks/{id}/preview/stop", null),
         new Call("GET", "/api/work/tasks/{id}/runs/run-1/events", null));

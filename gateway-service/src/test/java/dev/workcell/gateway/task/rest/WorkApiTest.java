@@ -99,14 +99,36 @@ class WorkApiTest {
   }
 
   @Test
-  void previewsStartAndStopAndGitIsNotImplementedYet() {
+  void previewsStartAndStop() {
     TaskView task = FixtureServices.seedTask(ALICE);
     String base = "/api/work/tasks/" + task.id();
     given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("command", "npm run dev"))
         .when().post(base + "/preview/start").then().statusCode(200).body("running", equalTo(true));
     given().auth().oauth2(token(ALICE)).when().post(base + "/preview/stop").then().statusCode(200).body("running", equalTo(false));
-    given().auth().oauth2(token(ALICE)).when().get(base + "/git").then().statusCode(501).body("code", equalTo("not_implemented"));
-    given().auth().oauth2(token(ALICE)).when().get(base + "/git/diff").then().statusCode(501).body("code", equalTo("not_implemented"));
+  }
+
+  @Test
+  void gitStatusAndDiffComeFromTheSandboxAndAWorkspaceWithoutARepositoryIsA409() {
+    TaskView task = FixtureServices.seedTask(ALICE);
+    String base = "/api/work/tasks/" + task.id();
+    given().auth().oauth2(token(ALICE)).when().get(base + "/git").then().statusCode(409)
+        .contentType("application/problem+json").body("code", equalTo("not_a_repository"));
+    given().auth().oauth2(token(ALICE)).when().get(base + "/git/diff").then().statusCode(409)
+        .body("code", equalTo("not_a_repository"));
+
+    FixtureServices.REPOSITORIES.add(task.id());
+    given().auth().oauth2(token(ALICE)).when().get(base + "/git").then().statusCode(200)
+        .body("branch", equalTo("main")).body("files.path", hasItem("notes.txt")).body("files[0].worktree", equalTo("M"));
+    given().auth().oauth2(token(ALICE)).queryParam("path", "src/app.js").when().get(base + "/git/diff").then().statusCode(200)
+        .body("diff", org.hamcrest.Matchers.startsWith("diff --git a/src/app.js")).body("truncated", equalTo(false));
+    given().auth().oauth2(token(ALICE)).queryParam("path", "../etc").when().get(base + "/git/diff").then().statusCode(400)
+        .body("code", equalTo("invalid_path"));
+    assertThat(FixtureServices.SEEN_ACTORS.get(SandboxSubjects.GIT_DIFF)).isEqualTo(new Actor(ALICE, Actor.Role.USER));
+    // Changing the repository has no backing subject yet: a clear 501, not a stub that pretends.
+    for (String change : new String[] {"init", "stage", "commit", "branches", "switch"}) {
+      given().auth().oauth2(token(ALICE)).when().post(base + "/git/" + change).then().statusCode(501)
+          .contentType("application/problem+json").body("code", equalTo("not_implemented"));
+    }
   }
 
   @Test
@@ -125,8 +147,11 @@ class WorkApiTest {
         "updateTask", "deleteTask", "startRun", "postRunMessage", "cancelRun", "streamRunEvents", "getApprovals",
         "setApprovals", "decideApproval", "deleteApprovalRule", "listWorkspaceFiles", "readWorkspaceFile",
         "saveWorkspaceFile", "getGitStatus", "getGitDiff", "startPreview", "stopPreview", "issueWebSocketTicket",
-        "getCurrentAccount"}) {
+        "getCurrentAccount", "listAllTasks", "initGitRepository", "stageGitPaths", "commitGit", "createGitBranch",
+        "switchGitBranch"}) {
       assertThat(document).as(operationId).contains("operationId: " + operationId);
     }
+    // The git replies are documented with their fields, not as an opaque object.
+    assertThat(document).contains("GitStatus:").contains("GitDiff:").contains("truncated:");
   }
 }

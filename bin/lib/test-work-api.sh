@@ -1,0 +1,143 @@
+# shellcheck shell=bash
+# Work API checks against a real stack (gateway → task-service, sandbox-service, Docker, celld):
+# files with conflict detection, git status/diff, ownership, input limits and problem answers.
+# Sourced by bin/lib/test.sh; defines functions only. Each check reports through wt_check.
+#
+#   wt_work_api_checks URL ADMIN_TOKEN [LAUNCHER...]
+#
+# LAUNCHER is the command that issues tokens for this stack (default: bin/workcell with the current
+# environment), e.g. "${stack[@]}" from wt_stack_tests.
+
+WA_URL='' WA_ADMIN='' WA_OTHER='' WA_USER='' WA_TASK='' WA_VERSION='' WA_STATUS='' WA_TYPE='' WA_BODY=''
+
+# wa_call METHOD PATH TOKEN [BODY|@FILE] — sets WA_STATUS, WA_TYPE and WA_BODY (also logged).
+wa_call() {
+  local method=$1 path=$2 token=$3 data=${4-} out
+  local -a args=(-s -o - -w '\n%{content_type}\n%{http_code}' -X "$method" -H "Authorization: Bearer $token" --max-time 90)
+  if [[ -n $data ]]; then
+    args+=(-H 'Content-Type: application/json' --data-binary "$data")
+  fi
+  out=$(curl "${args[@]}" "$WA_URL$path") || { WA_STATUS=000 WA_TYPE='' WA_BODY=''; return 1; }
+  WA_STATUS=${out##*$'\n'}
+  out=${out%$'\n'*}
+  WA_TYPE=${out##*$'\n'}
+  WA_BODY=${out%$'\n'*}
+  printf '%s %s -> %s %s %.400s\n' "$method" "$path" "$WA_STATUS" "$WA_TYPE" "$WA_BODY"
+}
+
+# wa_expect STATUS [CODE] — the last answer had this status (and, with CODE, was a problem with that code).
+wa_expect() {
+  [[ $WA_STATUS == "$1" ]] || { echo "expected $1, got $WA_STATUS"; return 1; }
+  if [[ -n ${2-} ]]; then
+    [[ $WA_TYPE == application/problem+json* ]] || { echo "expected application/problem+json, got $WA_TYPE"; return 1; }
+    grep -q "\"code\":\"$2\"" <<<"$WA_BODY" || { echo "expected problem code $2"; return 1; }
+  fi
+}
+
+wa_field() { # wa_field NAME — a top-level string field of the last answer
+  sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" <<<"$WA_BODY" | head -n 1
+}
+
+wa_create_task() {
+  wa_call POST /api/work/tasks "$WA_ADMIN" '{"message":"keep notes","provider":"ollama","model":"qwen3:8b","title":"work api check"}' \
+    && wa_expect 201 || return 1
+  WA_TASK=$(sed -n 's/.*"task":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$WA_BODY")
+  [[ -n $WA_TASK ]]
+}
+
+wa_save_and_read_back() {
+  local t=/api/work/tasks/$WA_TASK
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":"notes/hello.txt","content":"hello from the work api\n","createParents":true}' \
+    && wa_expect 200 || return 1
+  WA_VERSION=$(wa_field version)
+  [[ -n $WA_VERSION ]] || return 1
+  wa_call GET "$t/file?path=notes/hello.txt" "$WA_ADMIN" && wa_expect 200 || return 1
+  grep -q '"content":"hello from the work api\\n"' <<<"$WA_BODY" && [[ $(wa_field version) == "$WA_VERSION" ]]
+}
+
+wa_stale_save_conflicts() {
+  local t=/api/work/tasks/$WA_TASK stale=$WA_VERSION
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":"notes/hello.txt","content":"second\n","expectedVersion":"'"$stale"'"}' \
+    && wa_expect 200 || return 1
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":"notes/hello.txt","content":"lost update\n","expectedVersion":"'"$stale"'"}' \
+    && wa_expect 409 conflict || return 1
+  wa_call GET "$t/file?path=notes/hello.txt" "$WA_ADMIN" && wa_expect 200 && grep -q '"content":"second\\n"' <<<"$WA_BODY"
+}
+
+wa_list_files() {
+  wa_call GET "/api/work/tasks/$WA_TASK/files?path=notes" "$WA_ADMIN" && wa_expect 200 && grep -q '"name":"hello.txt"' <<<"$WA_BODY"
+}
+
+wa_git_without_repository() {
+  wa_call GET "/api/work/tasks/$WA_TASK/git" "$WA_ADMIN" && wa_expect 409 not_a_repository || return 1
+  wa_call GET "/api/work/tasks/$WA_TASK/git/diff" "$WA_ADMIN" && wa_expect 409 not_a_repository
+}
+
+# The API has no git init or commit (sandbox-service offers only status and diff), so the repository
+# is laid down as the plain files `git init` writes; there is no way to make a commit.
+wa_git_after_init() {
+  local t=/api/work/tasks/$WA_TASK f
+  for f in '".git/HEAD","content":"ref: refs/heads/main\n"' \
+    '".git/config","content":"[core]\n\trepositoryformatversion = 0\n\tbare = false\n"' \
+    '".git/objects/info/.keep","content":""' '".git/refs/heads/.keep","content":""'; do
+    wa_call PUT "$t/file" "$WA_ADMIN" '{"path":'"$f"',"createParents":true}' && wa_expect 200 || return 1
+  done
+  wa_call GET "$t/git" "$WA_ADMIN" && wa_expect 200 || return 1
+  grep -q '"branch":"main"' <<<"$WA_BODY" && grep -q '"path":"notes/' <<<"$WA_BODY" || return 1
+  wa_call GET "$t/git/diff?path=notes" "$WA_ADMIN" && wa_expect 200 && grep -q 'second' <<<"$WA_BODY"
+}
+
+wa_other_accounts_see_nothing() {
+  local t=/api/work/tasks/$WA_TASK
+  [[ -n $WA_OTHER && -n $WA_USER ]] || { echo "token --user failed"; return 1; }
+  # Another admin: Work is open to admins, and a task of another account is not_found, for admins too.
+  wa_call GET "$t/files?path=" "$WA_OTHER" && wa_expect 404 not_found || return 1
+  wa_call GET "$t/file?path=notes/hello.txt" "$WA_OTHER" && wa_expect 404 not_found || return 1
+  wa_call PUT "$t/file" "$WA_OTHER" '{"path":"notes/hello.txt","content":"mine now\n"}' && wa_expect 404 not_found || return 1
+  wa_call GET "$t/git" "$WA_OTHER" && wa_expect 404 not_found || return 1
+  # A plain user: refused either way (Work may be closed to users: work_access_denied).
+  wa_call GET "$t/files?path=" "$WA_USER" || return 1
+  [[ $WA_STATUS == 404 ]] || wa_expect 403 work_access_denied || return 1
+  wa_call GET "$t/file?path=notes/hello.txt" "$WA_ADMIN" && grep -q '"content":"second\\n"' <<<"$WA_BODY"
+}
+
+wa_message_too_long() {
+  local body
+  body=$(mktemp)
+  { printf '{"message":"'; head -c 65537 /dev/zero | tr '\0' x; printf '"}'; } >"$body"
+  wa_call POST "/api/work/tasks/$WA_TASK/runs" "$WA_ADMIN" "@$body"
+  rm -f "$body"
+  wa_expect 413 message_too_long
+}
+
+wa_malformed_json() {
+  wa_call POST /api/work/tasks "$WA_ADMIN" '{"message": "unterminated' && wa_expect 400 malformed_json || return 1
+  wa_call PUT "/api/work/tasks/$WA_TASK/file" "$WA_ADMIN" '{"path":' && wa_expect 400 malformed_json
+}
+
+wa_delete_task() {
+  wa_call DELETE "/api/work/tasks/$WA_TASK" "$WA_ADMIN" && wa_expect 200 || return 1
+  wa_call GET "/api/work/tasks/$WA_TASK/files?path=" "$WA_ADMIN" && wa_expect 404 not_found
+}
+
+wt_work_api_checks() {
+  WA_URL=$1 WA_ADMIN=$2
+  shift 2
+  local -a launcher=("$@")
+  ((${#launcher[@]})) || launcher=("$ROOT/bin/workcell")
+  WA_OTHER=$("${launcher[@]}" token --user work-api-other-admin --role admin 2>/dev/null) || WA_OTHER=''
+  WA_USER=$("${launcher[@]}" token --user work-api-user --role user 2>/dev/null) || WA_USER=''
+  if ! wt_check "work api: a task is created" wa_create_task; then
+    return 0 # nothing below can run without it
+  fi
+  wt_check "work api: a file saved through PUT /file reads back with its version" wa_save_and_read_back
+  wt_check "work api: a save with a stale version is 409 conflict and changes nothing" wa_stale_save_conflicts
+  wt_check "work api: the directory lists the saved file" wa_list_files
+  wt_check "work api: git of a workspace without a repository is 409 not_a_repository" wa_git_without_repository
+  wt_check "work api: after git init (as files) status names the branch and diff shows the untracked file" wa_git_after_init
+  wt_check "work api: another account gets 404 for the task's files and git, and changes nothing" \
+    wa_other_accounts_see_nothing
+  wt_check "work api: a 65,537-character message is 413 message_too_long (problem+json)" wa_message_too_long
+  wt_check "work api: malformed JSON is a 400 malformed_json problem" wa_malformed_json
+  wt_check "work api: the task is deleted with its workspace" wa_delete_task
+}

@@ -1,0 +1,34 @@
+package dev.workcell.gateway.ratelimit.service;
+
+/**
+ * One caller's token bucket ({@code capacity} tokens, one more every {@code 1/perSecond} s), kept
+ * as the time the bucket will be full again (the GCRA form): one long, exact integer arithmetic.
+ */
+final class TokenBucket {
+
+  private final long intervalNanos;
+  private final long capacityNanos;
+  private long fullAtNanos;
+
+  TokenBucket(int capacity, double perSecond, long nowNanos) {
+    this.intervalNanos = Math.max(1, Math.round(1_000_000_000.0 / perSecond));
+    this.capacityNanos = intervalNanos * Math.max(1, capacity);
+    this.fullAtNanos = nowNanos;
+  }
+
+  /** 0 when a token was taken; otherwise the nanoseconds until one is available. */
+  synchronized long take(long nowNanos) {
+    long base = Math.max(fullAtNanos, nowNanos);
+    long wait = base + intervalNanos - capacityNanos - nowNanos;
+    if (wait > 0) {
+      return wait;
+    }
+    fullAtNanos = base + intervalNanos;
+    return 0;
+  }
+
+  /** A full bucket behaves exactly like a new one, so dropping it loses nothing. */
+  synchronized boolean full(long nowNanos) {
+    return fullAtNanos <= nowNanos;
+  }
+}

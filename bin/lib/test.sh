@@ -111,6 +111,9 @@ wt_stack_tests() {
     bash -c 't=$("$@" token --user alice --role user) && curl -sf -H "Authorization: Bearer $t" '"$url"'/api/auth/me | grep -q "\"username\":\"alice\".*\"role\":\"USER\""' _ "${stack[@]}"
   wt_check "a task created at the gateway is queued, taken by agent-runner and streamed live to its end" \
     wt_task_streams_to_done "$url" "$token"
+  wt_work_api_checks "$url" "$token" "${stack[@]}"
+  WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
+    wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   wt_check "env prints the three exports scripts rely on" \
     bash -c '"$@" env | grep -c -E "^export WORKCELL_(URL|ADMIN_TOKEN|TERMINAL_SERVER_KEY)=." | grep -qx 3' _ "${stack[@]}"
   pids_before=$(cat "$WC_STATE"/stack-test/run/*.pid 2>/dev/null | sort | tr '\n' ' ')
@@ -135,6 +138,10 @@ wt_task_streams_to_done() {
     && grep -q '^event:skill_loaded' <<<"$events" && grep -q '"code":"provider_not_found"' <<<"$events" \
     && [[ $(grep '^event:' <<<"$events" | tail -n 1) == event:done ]] && grep -q '"type":"done".*"state":"failed"' <<<"$events"
 }
+
+# Real-stack check sets of the Work API and the Open Terminal API.
+source "$ROOT/bin/lib/test-work-api.sh"
+source "$ROOT/bin/lib/test-open-terminal.sh"
 
 run_all_tests() {
   local start=$SECONDS

@@ -100,13 +100,13 @@ wt_runs_command_running() {
   wt_runs_wait 90 grep -q '"name":"run_command"' "$WT_RUNS_DIR/events" || { cat "$WT_RUNS_DIR/events"; return 1; }
   wt_runs_wait 60 wt_runs_sleep_in_sandbox || return 1
   container=$(docker ps -q --filter "label=dev.workcell.task=$WT_RUNS_TASK")
-  echo "container $container runs: $(docker top "$container" -eo args 2>/dev/null | grep 'sleep 120' | head -n 1)"
+  echo "container $container runs: $(docker top "$container" 2>/dev/null | grep -o 'sleep 120$' | head -n 1)"
 }
 
 wt_runs_sleep_in_sandbox() {
   local container
   container=$(docker ps -q --filter "label=dev.workcell.task=$WT_RUNS_TASK")
-  [[ -n $container ]] && docker top "$container" -eo args 2>/dev/null | grep -q '^sleep 120'
+  [[ -n $container ]] && docker top "$container" 2>/dev/null | grep -q ' sleep 120$'
 }
 
 wt_runs_killed_runner_fails() {

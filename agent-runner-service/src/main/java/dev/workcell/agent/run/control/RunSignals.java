@@ -21,6 +21,8 @@ public final class RunSignals implements CommandWatch {
   /** How a run ended outside the runner. */
   public record Ended(RunState state, String reason) {}
 
+  private static final Duration COMMAND_GRACE = Duration.ofSeconds(2);
+
   private final RunRef ref;
   private final CommandCanceller commands;
   private final ReentrantLock lock = new ReentrantLock();
@@ -29,6 +31,7 @@ public final class RunSignals implements CommandWatch {
   private Thread streaming;
   private SandboxRef commandSandbox;
   private String commandId;
+  private Thread commandThread;
   private long wakeups;
 
   public RunSignals(RunRef ref, CommandCanceller commands) {
@@ -66,7 +69,29 @@ public final class RunSignals implements CommandWatch {
       lock.unlock();
     }
     if (execId != null) {
-      Thread.ofVirtual().name("exec-cancel-" + execId).start(() -> commands.cancel(sandbox, execId));
+      Thread.ofVirtual().name("exec-cancel-" + execId).start(() -> stopCommand(sandbox, execId));
+    }
+  }
+
+  /**
+   * EXEC_CANCEL, after which the command's own request fails cancelled. If it is still waited for a
+   * grace later (sandbox-service could not stop it), the run stops waiting anyway: the command's own
+   * timeout still bounds it in the sandbox.
+   */
+  private void stopCommand(SandboxRef sandbox, String execId) {
+    commands.cancel(sandbox, execId);
+    try {
+      Thread.sleep(COMMAND_GRACE);
+    } catch (InterruptedException e) {
+      return;
+    }
+    lock.lock();
+    try {
+      if (execId.equals(commandId) && commandThread != null) {
+        commandThread.interrupt();
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -129,12 +154,13 @@ public final class RunSignals implements CommandWatch {
     try {
       commandSandbox = sandbox;
       commandId = execId;
+      commandThread = Thread.currentThread();
       cancelNow = ended != null;
     } finally {
       lock.unlock();
     }
     if (cancelNow) {
-      Thread.ofVirtual().start(() -> commands.cancel(sandbox, execId));
+      Thread.ofVirtual().start(() -> stopCommand(sandbox, execId));
     }
   }
 
@@ -145,9 +171,13 @@ public final class RunSignals implements CommandWatch {
       if (execId.equals(commandId)) {
         commandId = null;
         commandSandbox = null;
+        commandThread = null;
       }
     } finally {
       lock.unlock();
+    }
+    if (ended != null) {
+      Thread.interrupted(); // a late stopCommand interrupt must not leak into later calls
     }
   }
 

@@ -64,6 +64,21 @@ class RunCancelTest {
   }
 
   @Test
+  void aCommandTheSandboxCannotStopDoesNotHoldTheRunnerAfterACancel() throws Exception {
+    String model = "deaf-command-" + UUID.randomUUID();
+    FixtureRun run = harness.prepare("ollama", null, model);
+    harness.start(run);
+    awaitCommand(run);
+
+    tasks.cancel(run);
+
+    harness.awaitRunnerLetGo(run, Duration.ofSeconds(10)); // the command's own wait would be 60 s and more
+    assertThat(sandbox.cancels(run.task.id())).hasSize(1);
+    assertThat(run.transitions).containsExactly("running");
+    assertThat(ScriptedModels.received(model)).hasSize(1);
+  }
+
+  @Test
   void cancelDuringAModelStreamClosesTheStream() throws Exception {
     String model = "stall-" + UUID.randomUUID();
     FixtureRun run = harness.prepare("ollama", null, model);

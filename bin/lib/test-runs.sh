@@ -6,7 +6,7 @@
 #
 #   wt_runs_model_start                          the fixture model server (bin/lib/e2e/runs_ollama_fixture.py)
 #   wt_runner_crash_checks URL TOKEN STATE STACK...
-#       URL/TOKEN: the stack's API and an admin token; STATE: its state folder; STACK: the command
+#       URL/TOKEN: the stack's API and an admin token (the checks mint a fresh user's); STATE: its state folder; STACK: the command
 #       that drives it (e.g. env WORKCELL_STATE=… WORKCELL_PORT_BASE=… bin/workcell). task-service
 #       and agent-runner are restarted with the fixture model and a short lease.
 #   wt_runs_model_stop
@@ -55,7 +55,7 @@ wt_runs_wait() {
 }
 
 wt_runner_crash_checks() {
-  local url=$1 token=$2 state=$3
+  local url=$1 admin_token=$2 state=$3 token
   shift 3
   local -a stack=("$@")
   local -a env=(env "WORK_OLLAMA_URL=$(wt_runs_model_url)" "WORKCELL_TASK_RUN_LEASE=$WT_RUNS_LEASE"
@@ -66,6 +66,8 @@ wt_runner_crash_checks() {
   wt_check "runs: the fixture model server answers" wt_runs_model_start
   wt_check "runs: task-service and agent-runner restart with the fixture model and a $WT_RUNS_LEASE lease" \
     wt_runs_restart "$state" "${env[@]}" "${stack[@]}"
+  # A fresh admin account (Work may be closed to users): the per-user runtime cap never meets earlier sandboxes.
+  token=$("${stack[@]}" token --user "runs-$$-$RANDOM" --role admin) || token=$admin_token
   wt_check "runs: a task's run writes notes.txt, then its sleep 120 runs in the sandbox" wt_runs_command_running "$url" "$token"
   wt_check "runs: kill -9 of agent-runner mid-command leaves the run failed (runner_lost), never running" \
     wt_runs_killed_runner_fails "$url" "$token" "$state"

@@ -6,7 +6,7 @@
 
 declare -A WC_NATS_PUBLISH=(
   [gateway]='"workcell.task.>", "workcell.sandbox.>", "workcell.agent-runner.>", "workcell.preview-proxy.>", "workcell.terminal.>", "$JS.API.>"'
-  [task]='"workcell.sandbox.>", "workcell.run.requests", "$JS.API.>"'
+  [task]='"workcell.sandbox.>", "workcell.run.requests", "workcell.run.events.>", "workcell.agent-runner.runs.*.control", "$JS.API.>"'
   [agent-runner]='"workcell.task.>", "workcell.sandbox.>", "workcell.run.events.>", "$JS.API.>", "$JS.ACK.>"'
   [sandbox]='"workcell.task.tasks.known", "workcell.task.runtime.spec", "workcell.task.preview.set", "workcell.sandbox.exec.output.>"'
   [preview-proxy]='"workcell.sandbox.preview.>", "workcell.task.preview.get"'

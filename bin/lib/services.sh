@@ -14,6 +14,12 @@ WC_URL=http://127.0.0.1:${WC_PORT[gateway-service]}
 # Small heaps and the serial collector: seven JVMs share a 2-core machine with sandboxes.
 WC_JAVA_OPTS=${WORKCELL_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xmx160m -Xss512k -XX:MaxMetaspaceSize=128m -XX:ReservedCodeCacheSize=48m -XX:+ExitOnOutOfMemoryError}
 
+# Operator variables a service receives when they are set in the launcher's environment.
+declare -A WC_PASS_ENV=(
+  [task-service]="WORKCELL_TASK_RUN_LEASE WORKCELL_TASK_LEASE_SWEEP_INTERVAL"
+  [agent-runner-service]="WORK_OLLAMA_URL WORK_OLLAMA_API_KEY WORKCELL_AGENT_LEASE_HEARTBEAT"
+)
+
 wc_service_id() { local id=${1%-service}; printf '%s\n' "$id"; }
 
 wc_jar() { printf '%s\n' "$ROOT/$1/target/quarkus-app/quarkus-run.jar"; }
@@ -54,6 +60,11 @@ wc_service_env() {
   id=$(wc_service_id "$svc")
   printf '%s\n' "WORKCELL_NATS_USER=$id" "WORKCELL_NATS_PASSWORD=$(wc_secret "nats-$id")"
   wc_nats_manages_streams "$id" || printf '%s\n' "WORKCELL_NATS_PROVISION_STREAMS=false"
+  # A few operator settings pass through when set (model providers, runner leases); nothing else does.
+  local name
+  for name in ${WC_PASS_ENV[$svc]:-}; do
+    [[ -n ${!name:-} ]] && printf '%s=%s\n' "$name" "${!name}"
+  done
   case $svc in
     task-service)
       printf '%s\n' "QUARKUS_DATASOURCE_PASSWORD=$(wc_secret pg-workcell_task)" \

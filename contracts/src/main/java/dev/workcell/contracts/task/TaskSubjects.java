@@ -168,6 +168,11 @@ public final class TaskSubjects {
   public static final String RUNNER_APPROVAL_REQUEST = P + "runner.approvals.request";
   /** {@link ApprovalRef} → {@link ApprovalView}; service. */
   public static final String RUNNER_APPROVAL_GET = P + "runner.approvals.get";
+  /**
+   * {@link RunControlApi.Heartbeat} → {@link RunControlApi.LeaseState}; service (agent-runner). Claims
+   * and renews the runner's lease on a run; a run whose lease expires is failed ({@code runner_lost}).
+   */
+  public static final String RUNNER_HEARTBEAT = P + "runner.run.heartbeat";
   /** {@link RuntimeSpecRequest} → {@link RuntimeSpec}; service (sandbox-service). */
   public static final String RUNTIME_SPEC = P + "runtime.spec";
 

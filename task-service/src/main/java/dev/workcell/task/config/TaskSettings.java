@@ -2,6 +2,7 @@ package dev.workcell.task.config;
 
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.task.RunControlApi;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -52,4 +53,33 @@ public interface TaskSettings {
 
   /** Secret file the provider API keys are sealed with (WORKCELL_PROVIDER_KEY_FILE); unset: no key can be stored. */
   Optional<String> providerKeyFile();
+  /**
+   * How long a runner's lease on a run holds without a heartbeat; a run whose lease expired lost its
+   * runner and is failed ({@code runner_lost}). Runners beat well within it.
+   */
+  @WithDefault("20s")
+  Duration runLease();
+
+  /** How often expired leases are looked for while the service runs (0 turns the sweeper off). */
+  @WithDefault("5s")
+  Duration leaseSweepInterval();
+
+  /**
+   * How long a run may wait untaken before the work queue is checked for its request; a run whose
+   * request is gone is failed (nobody will ever take it).
+   */
+  @WithDefault("60s")
+  Duration untakenGrace();
+
+  /** The JetStream stream behind {@link #runRequestsSubject()}, read to find runs still queued. */
+  @WithDefault("WORKCELL_RUN_REQUESTS")
+  String runRequestsStream();
+
+  /** The JetStream stream of run events, where task-service adds the last events of runs it ends. */
+  @WithDefault("WORKCELL_RUN_EVENTS")
+  String runEventsStream();
+
+  /** Prefix of the per-run control subjects the driving runner listens on. */
+  @WithDefault(RunControlApi.CONTROL_PREFIX)
+  String runControlPrefix();
 }

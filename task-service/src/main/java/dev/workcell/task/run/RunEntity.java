@@ -53,4 +53,12 @@ public class RunEntity extends PanacheEntityBase {
 
   @Column(name = "finished_at")
   public OffsetDateTime finishedAt;
+
+  /** The agent-runner that holds the run's lease (set by its first heartbeat). */
+  @Column(name = "runner_id")
+  public String runnerId;
+
+  /** Until when the runner's lease holds; null while no runner has taken the run. */
+  @Column(name = "lease_expires_at")
+  public OffsetDateTime leaseExpiresAt;
 }

@@ -144,12 +144,12 @@ class RunConcurrencyTest {
 
     RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner);
 
-    assertThat(cancelled.run().state()).isEqualTo("cancelled");
-    assertThat(cancelled.task().state()).isEqualTo("cancelled");
+    assertThat(cancelled.run().state()).isEqualTo("needs_input");
+    assertThat(cancelled.task().state()).isEqualTo("needs_input");
     assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "still there?"), owner))
         .isEqualTo(ErrorCode.NO_ACTIVE_RUN);
     assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner).run().state())
-        .isEqualTo("cancelled");
+        .isEqualTo("needs_input");
   }
 
   private TaskDetail detail(String taskId) {

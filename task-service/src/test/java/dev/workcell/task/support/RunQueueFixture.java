@@ -22,13 +22,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @ApplicationScoped
 public class RunQueueFixture {
 
-  private static final String STREAM = "WORKCELL_TEST_TASK_SERVICE_RUNS";
+  public static final String STREAM = "WORKCELL_TEST_TASK_SERVICE_RUNS";
+  /** The stream's subject, fixed: a test profile that moves the queue elsewhere must find no stream there. */
+  public static final String SUBJECT = "workcell.test.task-service.run.requests";
 
   private final List<RunRef> queued = new CopyOnWriteArrayList<>();
 
   void register(@Observes StartupEvent event, NatsConnection nats, TaskSettings settings, MessageCodec codec)
       throws IOException, JetStreamApiException {
-    StreamConfiguration config = StreamConfiguration.builder().name(STREAM).subjects(settings.runRequestsSubject())
+    StreamConfiguration config = StreamConfiguration.builder().name(STREAM).subjects(SUBJECT)
         .storageType(StorageType.File).maxAge(Duration.ofHours(1)).build();
     var management = nats.connection().jetStreamManagement();
     if (!management.getStreamNames().contains(STREAM)) {
@@ -40,5 +42,23 @@ public class RunQueueFixture {
 
   public boolean queued(String taskId, String runId) {
     return queued.contains(new RunRef(taskId, runId));
+  }
+
+  /** Takes a run's request off the queue, as a runner's ack (or a lost queue) would. */
+  public void remove(NatsConnection nats, MessageCodec codec, String runId) throws IOException, JetStreamApiException {
+    var management = nats.connection().jetStreamManagement();
+    var state = management.getStreamInfo(STREAM).getStreamState();
+    for (long seq = state.getFirstSequence(); seq <= state.getLastSequence(); seq++) {
+      try {
+        var message = management.getMessage(STREAM, seq);
+        if (codec.decode(message.getData(), RunRef.class).runId().equals(runId)) {
+          management.deleteMessage(STREAM, seq);
+          return;
+        }
+      } catch (JetStreamApiException e) {
+        // already deleted
+      }
+    }
+    throw new IllegalStateException("run " + runId + " is not queued");
   }
 }

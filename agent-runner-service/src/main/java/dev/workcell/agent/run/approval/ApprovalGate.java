@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * "Auto Review": run_command, delete_file and move_file ask task-service before they run. It
@@ -45,6 +46,15 @@ public class ApprovalGate {
 
   /** Asks for the call and waits while it is pending; {@code stillActive} ends the wait when the run was cancelled. */
   public ApprovalView decide(RunRef run, ToolInvocation call, Runnable onPending, BooleanSupplier stillActive) {
+    return decide(run, call, onPending, stillActive, ApprovalGate::sleep);
+  }
+
+  /**
+   * As above; {@code pause} waits between reads and may return early (task-service pushes a decided
+   * approval or a cancel to the runner), so the poll interval is only the fallback.
+   */
+  public ApprovalView decide(RunRef run, ToolInvocation call, Runnable onPending, BooleanSupplier stillActive,
+      Consumer<Duration> pause) {
     ApprovalView approval = request(subjects.approvalRequest(), new RequestApproval(run.taskId(), run.runId(), call.call().id(),
         call.name(), program(call), summary(call)));
     boolean announced = false;
@@ -53,7 +63,7 @@ public class ApprovalGate {
         onPending.run();
         announced = true;
       }
-      sleep(poll);
+      pause.accept(poll);
       if (!stillActive.getAsBoolean()) {
         return approval;
       }

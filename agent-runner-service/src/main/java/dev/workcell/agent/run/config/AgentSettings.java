@@ -52,6 +52,13 @@ public interface AgentSettings {
   @WithDefault("1s")
   Duration approvalPoll();
 
+  /**
+   * How often the runner renews its lease on each run it drives (task-service's lease, 20 s by
+   * default, must be several beats long).
+   */
+  @WithDefault("5s")
+  Duration leaseHeartbeat();
+
   /** The tool-call safety budget: max(128, 8 × rounds). */
   default int toolCallBudget() {
     return Limits.toolCallBudget(maxRounds());

@@ -2,6 +2,7 @@ package dev.workcell.agent.run.config;
 
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.TaskSubjects;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -72,6 +73,16 @@ public interface RunnerSubjects {
 
   @WithDefault(SandboxSubjects.EXEC)
   String exec();
+
+  @WithDefault(SandboxSubjects.EXEC_CANCEL)
+  String execCancel();
+
+  @WithDefault(TaskSubjects.RUNNER_HEARTBEAT)
+  String heartbeat();
+
+  /** Prefix of the per-run control subjects task-service pushes cancel / message / approval on. */
+  @WithDefault(RunControlApi.CONTROL_PREFIX)
+  String runControlPrefix();
 
   @WithDefault(SandboxSubjects.PREVIEW_START)
   String previewStart();

@@ -3,8 +3,13 @@ package dev.workcell.agent.run.loop;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.agent.run.approval.ApprovalGate;
 import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.control.DrivenRuns;
+import dev.workcell.agent.run.control.LeaseKeeper;
+import dev.workcell.agent.run.control.RunSignals;
+import dev.workcell.agent.run.control.RunSignals.RunEndedElsewhere;
 import dev.workcell.agent.run.event.DeltaCoalescer;
 import dev.workcell.agent.run.event.RunEventStream;
+import dev.workcell.agent.run.event.RunStreamEnd;
 import dev.workcell.agent.run.provider.ChatMessage;
 import dev.workcell.agent.run.provider.ModelProvider;
 import dev.workcell.agent.run.provider.ProviderRegistry;
@@ -43,7 +48,9 @@ import java.util.Optional;
 /**
  * Drives one run that is already running: model rounds with tools until the model answers without
  * tool calls (completed), the budget is spent (a final request without tools asks for a handoff,
- * then needs_input), the owner cancels, or something fails. Blocks its (virtual) thread throughout.
+ * then needs_input), the run ends in task-service (the owner cancels: the model stream and any
+ * command in flight stop at once; the lease is lost), or something fails. Blocks its (virtual)
+ * thread throughout.
  */
 @ApplicationScoped
 public class AgentLoop {
@@ -55,9 +62,13 @@ public class AgentLoop {
   private final AgentSettings settings;
   private final ToolBatchValidator validator;
   private final ApprovalGate approvals;
+  private final DrivenRuns driven;
+  private final LeaseKeeper leases;
+  private final RunStreamEnd streamEnd;
 
   public AgentLoop(TaskServiceClient tasks, ProviderRegistry providers, SandboxToolRunner tools, JetStreamPublisher publisher,
-      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals) {
+      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals, DrivenRuns driven, LeaseKeeper leases,
+      RunStreamEnd streamEnd) {
     this.approvals = approvals;
     this.tasks = tasks;
     this.providers = providers;
@@ -65,38 +76,74 @@ public class AgentLoop {
     this.publisher = publisher;
     this.settings = settings;
     this.validator = new ToolBatchValidator(mapper);
+    this.driven = driven;
+    this.leases = leases;
+    this.streamEnd = streamEnd;
   }
 
-  /** Drives the run to its end and reports the final state to task-service and the stream. */
+  /**
+   * Drives the run to its end and reports the final state to task-service and the stream. While it
+   * runs, the runner holds the run's lease and listens on its control subject.
+   */
   public RunOutcome drive(RunSpec spec) {
     RunRef ref = new RunRef(spec.run().taskId(), spec.run().id());
+    RunSignals signals = driven.open(ref);
+    try {
+      leases.beat(signals); // claims the lease at once
+      return drive(spec, ref, signals);
+    } finally {
+      driven.close(signals);
+    }
+  }
+
+  private RunOutcome drive(RunSpec spec, RunRef ref, RunSignals signals) {
     RunEventStream events = new RunEventStream(publisher, ref.taskId(), ref.runId());
     RunOutcome outcome;
     try {
+      if (signals.ended() != null) {
+        throw new RunEndedElsewhere();
+      }
       ProviderRoute route = new ProviderRoute(ProviderKind.fromWire(spec.run().providerKind()), spec.run().providerId(),
           spec.run().model());
       events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "providerKind", route.kind().wire(),
           "providerId", route.effectiveProviderId(), "model", route.model(), "remote", route.remote());
       events.emit(RunEventType.SKILL_LOADED, "skills", WorkerGuidance.SKILLS.stream().map(WorkerGuidance.Skill::name).toList());
-      outcome = new Run(spec, ref, route, events).rounds();
+      outcome = new Run(spec, ref, route, events, signals).rounds();
+    } catch (RunEndedElsewhere e) {
+      outcome = elsewhere(ref, signals);
     } catch (WorkcellException e) {
-      // A refusal may only mean the owner cancelled mid-round (task-service then refuses appends).
-      outcome = endedElsewhere(ref).orElseGet(() -> fail(events, e.code(), e.getMessage()));
+      // A refusal may only mean the run ended meanwhile (task-service then refuses appends).
+      outcome = signals.ended() != null ? elsewhere(ref, signals)
+          : endedElsewhere(ref).orElseGet(() -> fail(events, e.code(), e.getMessage()));
     } catch (RuntimeException e) {
-      Log.errorf(e, "run %s failed", ref.runId());
-      outcome = fail(events, ErrorCode.INTERNAL, "the runner failed: " + e.getClass().getSimpleName());
+      if (signals.ended() != null) {
+        outcome = elsewhere(ref, signals);
+      } else {
+        Log.errorf(e, "run %s failed", ref.runId());
+        outcome = fail(events, ErrorCode.INTERNAL, "the runner failed: " + e.getClass().getSimpleName());
+      }
     }
     return finish(ref, events, outcome);
   }
 
-  /** The run's state in task-service if it already ended there (cancelled by its owner). */
+  /** The run's state in task-service if it already ended there (cancelled by its owner, lease lost). */
   private Optional<RunOutcome> endedElsewhere(RunRef ref) {
     try {
       RunState state = RunState.fromWire(tasks.spec(ref).run().state());
-      return state.active() ? Optional.empty() : Optional.of(new RunOutcome(state, "the run was " + state.wire() + " by its owner"));
+      return state.active() ? Optional.empty()
+          : Optional.of(new RunOutcome(state, "the run was " + state.wire() + " in task-service", true));
     } catch (RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /** How a run that stopped because it ended in task-service ended there. */
+  private RunOutcome elsewhere(RunRef ref, RunSignals signals) {
+    RunSignals.Ended ended = signals.ended();
+    if (ended != null) {
+      return new RunOutcome(ended.state(), ended.reason(), true);
+    }
+    return endedElsewhere(ref).orElse(new RunOutcome(RunState.NEEDS_INPUT, "the run was cancelled by its owner", true));
   }
 
   private static RunOutcome fail(RunEventStream events, ErrorCode code, String message) {
@@ -105,12 +152,21 @@ public class AgentLoop {
   }
 
   private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome) {
-    if (outcome.state() != RunState.CANCELLED) {
+    Thread.interrupted(); // a cancel's interrupt must not break the last calls
+    if (!outcome.elsewhere()) {
       try {
         tasks.transition(ref, outcome.state().wire(), outcome.reason());
       } catch (WorkcellException e) {
-        // conflict: the owner cancelled while the last round ran; the run already ended there.
+        // conflict: the run ended in task-service while the last round ran; that end stands.
         Log.infof("run %s: final transition to %s refused: %s", ref.runId(), outcome.state().wire(), e.getMessage());
+        outcome = endedElsewhere(ref).orElse(outcome);
+      }
+    }
+    if (outcome.elsewhere()) {
+      events.drain();
+      // task-service published the last events of the runs it ends; only a path that did not gets them here.
+      if (streamEnd.endsWithDone(ref.taskId(), ref.runId())) {
+        return outcome;
       }
     }
     events.emit(RunEventType.RUN_STATE, "state", outcome.state().wire(), "reason", outcome.reason());
@@ -125,13 +181,15 @@ public class AgentLoop {
     private final RunRef ref;
     private final ProviderRoute route;
     private final RunEventStream events;
+    private final RunSignals signals;
     private final SandboxRef sandbox;
     private final List<ChatMessage> conversation = new ArrayList<>();
     private final int maxRounds = settings.maxRounds();
     private final int toolBudget = settings.toolCallBudget();
     private int toolCallsUsed;
 
-    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events) {
+    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals) {
+      this.signals = signals;
       this.spec = spec;
       this.ref = ref;
       this.route = route;
@@ -172,7 +230,7 @@ public class AgentLoop {
           return handoff(system, "an approval was not decided in time; the action did not run");
         }
         if (end == BatchEnd.CANCELLED) {
-          return endedElsewhere(ref).orElse(new RunOutcome(RunState.CANCELLED, "the run was cancelled by its owner"));
+          return elsewhere(ref, signals);
         }
       }
       return handoff(system, "round budget of " + maxRounds + " spent");
@@ -180,10 +238,13 @@ public class AgentLoop {
 
     /** Appends messages the owner posted since the last round; a run cancelled meanwhile stops here. */
     private RunOutcome takePendingMessages() {
+      if (signals.ended() != null) {
+        return elsewhere(ref, signals);
+      }
       PendingMessages pending = tasks.pending(ref);
       RunState state = RunState.fromWire(pending.runState());
       if (!state.active()) {
-        return new RunOutcome(state, "the run was " + state.wire() + " by its owner");
+        return new RunOutcome(state, "the run was " + state.wire() + " in task-service", true);
       }
       for (MessageView message : pending.messages()) {
         if (MessageRole.USER.wire().equals(message.role())) {
@@ -197,7 +258,11 @@ public class AgentLoop {
       // Re-checked before every request: the run's own route, never another provider.
       ModelProvider provider = providers.resolve(route);
       DeltaCoalescer deltas = new DeltaCoalescer(events, settings.assistantDeltaCoalesce());
-      RoundResult result = provider.stream(request, deltas);
+      // A cancel or a lost lease interrupts the stream: the round ends there, unrecorded.
+      RoundResult result = signals.streaming(() -> provider.stream(request, deltas));
+      if (signals.ended() != null) {
+        throw new RunEndedElsewhere();
+      }
       deltas.flush();
       int calls = request.tools().isEmpty() ? 0 : result.toolCalls().size();
       events.emit(RunEventType.USAGE, "round", round, "inputTokens", result.inputTokens(), "outputTokens", result.outputTokens(),
@@ -235,16 +300,24 @@ public class AgentLoop {
         if (!verdict.runnable()) {
           outcome = ToolOutcome.error("Not run: this batch of tool calls had invalid arguments, so none of its calls ran. "
               + String.join("; ", verdict.problems()) + ". Send the calls again with complete, valid JSON arguments.");
+        } else if (signals.ended() != null) {
+          return BatchEnd.CANCELLED;
         } else if (end != BatchEnd.CONTINUE) {
           outcome = ToolOutcome.error("Not run: the run is stopping.");
         } else {
           ToolInvocation invocation = verdict.invocations().get(i);
           ApprovalView approval = ApprovalGate.gated(call.name()) ? approvals.decide(ref, invocation,
               () -> events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "awaiting", "approval", "toolCallId", call.id()),
-              this::stillActive) : null;
+              this::stillActive, signals::pause) : null;
+          if (signals.ended() != null) {
+            return BatchEnd.CANCELLED;
+          }
           if (approval == null || approval.allowed()) {
             tasks.activity(ref, call, "running", null, false);
-            outcome = tools.run(sandbox, invocation);
+            outcome = tools.run(sandbox, invocation, signals);
+            if (signals.ended() != null) {
+              return BatchEnd.CANCELLED; // the command was stopped; task-service refuses records of an ended run
+            }
           } else if ("denied".equals(approval.state())) {
             outcome = new ToolOutcome("denied", "The owner denied this action; it did not run. Choose another way or ask.", false);
           } else if ("pending".equals(approval.state())) {
@@ -269,7 +342,7 @@ public class AgentLoop {
     }
 
     private boolean stillActive() {
-      return endedElsewhere(ref).isEmpty();
+      return signals.ended() == null && endedElsewhere(ref).isEmpty();
     }
   }
 

@@ -5,6 +5,8 @@ import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunControlApi.Heartbeat;
+import dev.workcell.contracts.task.RunControlApi.LeaseState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
@@ -68,6 +70,11 @@ public class TaskServiceClient {
   public ToolActivityView activity(RunRef run, ToolCall call, String status, String output, boolean truncated) {
     return call(subjects.toolActivity(), new RecordToolActivity(run.taskId(), run.runId(), call.id(), call.name(),
         call.arguments(), status, output, truncated), ToolActivityView.class);
+  }
+
+  /** Claims or renews this runner's lease on the run; {@code held} false means stop driving it. */
+  public LeaseState heartbeat(RunRef run, String runnerId) {
+    return call(subjects.heartbeat(), new Heartbeat(run.taskId(), run.runId(), runnerId), LeaseState.class);
   }
 
   private <T> T call(String subject, Object body, Class<T> reply) {

@@ -26,6 +26,7 @@ import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsRequester;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.UUID;
 
 /**
  * Runs a validated tool call through sandbox-service, the only holder of the runtime. Every call
@@ -48,14 +49,19 @@ public class SandboxToolRunner {
   }
 
   public ToolOutcome run(SandboxRef sandbox, ToolInvocation call) {
+    return run(sandbox, call, CommandWatch.NONE);
+  }
+
+  /** Runs the call; a run_command carries a fresh execId that {@code watch} learns while it runs. */
+  public ToolOutcome run(SandboxRef sandbox, ToolInvocation call, CommandWatch watch) {
     try {
-      return dispatch(sandbox, call);
+      return dispatch(sandbox, call, watch);
     } catch (WorkcellException e) {
       return ToolOutcome.error(e.code().code() + ": " + e.getMessage());
     }
   }
 
-  private ToolOutcome dispatch(SandboxRef sandbox, ToolInvocation call) {
+  private ToolOutcome dispatch(SandboxRef sandbox, ToolInvocation call, CommandWatch watch) {
     Duration deadline = settings.sandboxTimeout();
     return switch (call.name()) {
       case WorkspaceTools.LIST_FILES -> {
@@ -86,7 +92,7 @@ public class SandboxToolRunner {
             new SearchFiles(sandbox, orEmpty(call.text("path")), call.text("query"), call.integer("max_hits")), SearchResult.class, deadline);
         yield ToolOutcome.ok(json(result), result.truncated());
       }
-      case WorkspaceTools.RUN_COMMAND -> command(sandbox, call);
+      case WorkspaceTools.RUN_COMMAND -> command(sandbox, call, watch);
       case WorkspaceTools.START_PREVIEW -> {
         PreviewState preview = request(subjects.previewStart(), new StartPreview(sandbox, call.text("command")), PreviewState.class,
             deadline.plusSeconds(Limits.PREVIEW_READY_SECONDS));
@@ -100,13 +106,21 @@ public class SandboxToolRunner {
     };
   }
 
-  private ToolOutcome command(SandboxRef sandbox, ToolInvocation call) {
+  private ToolOutcome command(SandboxRef sandbox, ToolInvocation call, CommandWatch watch) {
     Integer asked = call.integer("timeout_seconds");
     int timeout = asked == null ? settings.commandTimeoutSeconds()
         : Math.clamp(asked, Limits.COMMAND_TIMEOUT_MIN_SECONDS, Limits.COMMAND_TIMEOUT_MAX_SECONDS);
     // The command's own timeout plus room for TERM, KILL and the reply.
     Duration deadline = Duration.ofSeconds(timeout).plus(settings.sandboxTimeout());
-    CommandResult result = request(subjects.exec(), new RunCommand(sandbox, call.text("command"), timeout), CommandResult.class, deadline);
+    String execId = "run-" + UUID.randomUUID();
+    CommandResult result;
+    watch.started(sandbox, execId);
+    try {
+      result = request(subjects.exec(), new RunCommand(sandbox, call.text("command"), timeout, null, null, execId), CommandResult.class,
+          deadline);
+    } finally {
+      watch.finished(execId);
+    }
     String text = "exit code " + result.exitCode() + (result.timedOut() ? " (timed out)" : "") + "\n"
         + (result.stdout().isEmpty() ? "" : "stdout:\n" + result.stdout() + "\n")
         + (result.stderr().isEmpty() ? "" : "stderr:\n" + result.stderr() + "\n")

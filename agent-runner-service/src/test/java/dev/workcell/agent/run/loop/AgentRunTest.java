@@ -161,8 +161,13 @@ class AgentRunTest {
     harness.cancelAfterRequests(run, model, 2);
     harness.runToEnd(run, RUN_DEADLINE);
 
-    assertThat(run.state()).isEqualTo("cancelled");
+    harness.awaitRunnerLetGo(run, RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("needs_input");
+    assertThat(run.transitions).as("the cancel decided the end; the runner reports none").containsExactly("running");
     assertThat(ScriptedModels.received(model).size()).isBetween(2, 3);
-    assertThat(harness.events(run).getLast().data()).containsEntry("state", "cancelled");
+    List<RunEvent> events = harness.events(run);
+    assertThat(events.getLast().data()).containsEntry("state", "needs_input");
+    assertThat(events).filteredOn(e -> e.type().equals("done")).hasSize(1);
   }
 }

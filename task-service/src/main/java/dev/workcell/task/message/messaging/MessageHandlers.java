@@ -5,7 +5,9 @@ import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.contracts.task.TaskApi.PostMessage;
 import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.messaging.NatsResponder;
+import dev.workcell.task.run.messaging.RunControlPublisher;
 import dev.workcell.task.message.service.MessageService;
 import dev.workcell.task.message.service.ModelContextBuilder;
 import io.quarkus.runtime.StartupEvent;
@@ -16,9 +18,11 @@ import jakarta.enterprise.event.Observes;
 @ApplicationScoped
 public class MessageHandlers {
 
-  void register(@Observes StartupEvent event, NatsResponder responder, MessageService messages,
+  void register(@Observes StartupEvent event, NatsResponder responder, RunControlPublisher control, MessageService messages,
       ModelContextBuilder context) {
-    responder.serve(TaskSubjects.MESSAGE_POST, PostMessage.class, r -> messages.post(r.actor(), r.body()));
+    // The runner takes the message at its next round; the push only spares it a poll.
+    responder.serve(TaskSubjects.MESSAGE_POST, PostMessage.class, r -> messages.post(r.actor(), r.body())
+        .invoke(posted -> control.push(posted.taskId(), posted.runId(), RunControlApi.MESSAGE, null)));
     responder.serve(TaskSubjects.MESSAGE_PAGE, PageMessages.class, r -> messages.page(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_APPEND, AppendMessage.class, r -> messages.append(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_PENDING, RunRef.class, r -> messages.pending(r.actor(), r.body()));

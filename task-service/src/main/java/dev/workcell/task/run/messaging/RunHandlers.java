@@ -1,5 +1,6 @@
 package dev.workcell.task.run.messaging;
 
+import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
@@ -7,20 +8,22 @@ import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsResponder;
+import dev.workcell.task.run.service.RunLeases;
 import dev.workcell.task.run.service.RunService;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-/** NATS subjects of runs: the owner's start and cancel, the runner's transitions and usage. */
+/** NATS subjects of runs: the owner's start and cancel, the runner's transitions, usage and lease heartbeats. */
 @ApplicationScoped
 public class RunHandlers {
 
-  void register(@Observes StartupEvent event, NatsResponder responder, RunService runs) {
+  void register(@Observes StartupEvent event, NatsResponder responder, RunService runs, RunLeases leases) {
     responder.serve(TaskSubjects.RUN_START, StartRun.class, r -> runs.start(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUN_CANCEL, TaskRef.class, r -> runs.cancel(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_RUN, RunRef.class, r -> runs.spec(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_TRANSITION, RunTransition.class, r -> runs.transition(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_USAGE, AddUsage.class, r -> runs.usage(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_HEARTBEAT, Heartbeat.class, r -> leases.heartbeat(r.actor(), r.body()));
   }
 }

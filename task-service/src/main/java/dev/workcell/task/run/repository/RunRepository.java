@@ -39,4 +39,37 @@ public class RunRepository implements PanacheRepositoryBase<RunEntity, UUID> {
     String set = finished ? "state = ?1, reason = ?2, finishedAt = ?3" : "state = ?1, reason = coalesce(?2, reason), startedAt = ?3";
     return update(set + " where id = ?4 and state in " + from, to, reason, now, runId);
   }
+
+  /** Claims (runner id still empty) or renews the lease of an active run; returns 1 when held. */
+  public Uni<Integer> renewLease(UUID runId, String runnerId, OffsetDateTime until) {
+    return update("runnerId = ?1, leaseExpiresAt = ?2 where id = ?3 and state in " + ACTIVE
+        + " and (runnerId is null or runnerId = ?1)", runnerId, until, runId);
+  }
+
+  /** Sets the first lease when a runner takes the run (preparing → running), before its first heartbeat. */
+  public Uni<Integer> startLease(UUID runId, OffsetDateTime until) {
+    return update("leaseExpiresAt = ?1 where id = ?2", until, runId);
+  }
+
+  /** Active runs whose lease expired before {@code now}: their runner is gone. */
+  public Uni<java.util.List<RunEntity>> leaseExpired(OffsetDateTime now) {
+    return list("state in " + ACTIVE + " and leaseExpiresAt < ?1", now);
+  }
+
+  /** Preparing runs no runner ever took, created before {@code before}. */
+  public Uni<java.util.List<RunEntity>> untakenSince(OffsetDateTime before) {
+    return list("state = 'preparing' and leaseExpiresAt is null and createdAt < ?1", before);
+  }
+
+  /** Fails a run whose lease expired, unless its runner renewed it meanwhile; returns 1 when failed. */
+  public Uni<Integer> failExpired(UUID runId, String reason, OffsetDateTime now) {
+    return update("state = 'failed', reason = ?1, finishedAt = ?2 where id = ?3 and state in " + ACTIVE
+        + " and leaseExpiresAt < ?2", reason, now, runId);
+  }
+
+  /** Fails a run that is still untaken; returns 1 when failed. */
+  public Uni<Integer> failUntaken(UUID runId, String reason, OffsetDateTime now) {
+    return update("state = 'failed', reason = ?1, finishedAt = ?2 where id = ?3 and state = 'preparing'"
+        + " and leaseExpiresAt is null", reason, now, runId);
+  }
 }

@@ -13,7 +13,19 @@ import dev.workcell.task.task.repository.TaskRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import dev.workcell.messaging.MessageCodec;
+import dev.workcell.messaging.NatsConnection;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.api.MessageInfo;
+import io.nats.client.api.StreamState;
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import java.io.IOException;
 import java.time.OffsetDateTime;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -24,16 +36,65 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunQueue {
 
+  /** Reading more queued requests than this is not attempted: the queue then counts as unreadable. */
+  private static final long MAX_QUEUE_READ = 20_000;
+  private static final int NO_MESSAGE_FOUND = 10037;
+
   private final JetStreamPublisher publisher;
   private final TaskSettings settings;
   private final RunRepository runs;
   private final TaskRepository tasks;
+  private final NatsConnection nats;
+  private final MessageCodec codec;
 
-  public RunQueue(JetStreamPublisher publisher, TaskSettings settings, RunRepository runs, TaskRepository tasks) {
+  public RunQueue(JetStreamPublisher publisher, TaskSettings settings, RunRepository runs, TaskRepository tasks, NatsConnection nats,
+      MessageCodec codec) {
     this.publisher = publisher;
     this.settings = settings;
     this.runs = runs;
     this.tasks = tasks;
+    this.nats = nats;
+    this.codec = codec;
+  }
+
+  /**
+   * The ids of runs whose request still waits on the work queue (taken-but-unacked ones included);
+   * empty when the queue cannot be read, so nothing is judged lost on a guess.
+   */
+  public Uni<Optional<Set<String>>> queuedRunIds() {
+    Uni<Optional<Set<String>>> read = Uni.createFrom().item(this::readQueue)
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        .onFailure().invoke(e -> Log.warnf("run queue not readable: %s", e.getMessage()))
+        .onFailure().recoverWithItem(Optional.empty());
+    return ReactiveContext.backOnContext(read);
+  }
+
+  private Optional<Set<String>> readQueue() {
+    try {
+      JetStreamManagement management = nats.connection().jetStreamManagement();
+      StreamState state = management.getStreamInfo(settings.runRequestsStream()).getStreamState();
+      if (state.getMsgCount() > MAX_QUEUE_READ) {
+        return Optional.empty();
+      }
+      Set<String> queued = new HashSet<>();
+      for (long seq = state.getFirstSequence(); state.getMsgCount() > 0 && seq <= state.getLastSequence(); seq++) {
+        try {
+          MessageInfo message = management.getMessage(settings.runRequestsStream(), seq);
+          if (settings.runRequestsSubject().equals(message.getSubject())) {
+            queued.add(codec.decode(message.getData(), RunRef.class).runId());
+          }
+        } catch (JetStreamApiException e) {
+          if (e.getApiErrorCode() != NO_MESSAGE_FOUND) {
+            throw e;
+          }
+        } catch (WorkcellException e) {
+          // a request nobody can read is no run's request
+        }
+      }
+      return Optional.of(queued);
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
   }
 
   /** Call after the run's transaction committed; fails service_unavailable when it could not be queued. */

@@ -3,6 +3,7 @@ package dev.workcell.task.run.service;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.AddUsage;
@@ -14,6 +15,7 @@ import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.task.access.service.WorkAccess;
+import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.message.MessageEntity;
 import dev.workcell.task.message.MessageMapper;
 import dev.workcell.task.message.repository.MessageRepository;
@@ -23,6 +25,8 @@ import dev.workcell.task.policy.RuntimePolicyEntity;
 import dev.workcell.task.policy.repository.PolicyRepository;
 import dev.workcell.task.run.RunEntity;
 import dev.workcell.task.run.RunMapper;
+import dev.workcell.task.run.messaging.RunControlPublisher;
+import dev.workcell.task.run.messaging.RunEndEvents;
 import dev.workcell.task.run.repository.RunRepository;
 import dev.workcell.task.support.DbErrors;
 import dev.workcell.task.support.Failures;
@@ -48,6 +52,7 @@ public class RunService {
   public static final String ONE_ACTIVE_RUN = "runs_one_active_per_task";
   private static final String ACTIVE = "('preparing', 'running')";
   private static final int REASON_MAX_CHARS = 2000;
+  public static final String CANCELLED_BY_OWNER = "cancelled by the owner";
 
   private final WorkAccess access;
   private final TaskRepository tasks;
@@ -56,9 +61,16 @@ public class RunService {
   private final PolicyRepository policies;
   private final MessageMapper messageMapper;
   private final RunQueue queue;
+  private final RunEndEvents endEvents;
+  private final RunControlPublisher control;
+  private final TaskSettings settings;
 
   public RunService(WorkAccess access, TaskRepository tasks, RunRepository runs, MessageRepository messages,
-      PolicyRepository policies, MessageMapper messageMapper, RunQueue queue) {
+      PolicyRepository policies, MessageMapper messageMapper, RunQueue queue, RunEndEvents endEvents, RunControlPublisher control,
+      TaskSettings settings) {
+    this.endEvents = endEvents;
+    this.control = control;
+    this.settings = settings;
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
@@ -112,16 +124,27 @@ public class RunService {
         .call(started -> queue.enqueue(actor, started.task().id(), started.run().id()));
   }
 
-  /** Cancels the active run; the files and the conversation stay. No active run is not an error. */
+  /**
+   * Cancels the active run: it ends needs_input (the task shows Needs input; the files and the
+   * conversation stay). This is the one place that decides that end state. Once committed, the
+   * run's live stream gets its final run_state and done, and the driving runner is told at once so
+   * it stops its command and model stream. No active run is not an error.
+   */
   public Uni<RunCancelled> cancel(Actor actor, TaskRef request) {
     UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
     OffsetDateTime now = OffsetDateTime.now();
+    boolean[] ended = new boolean[1];
     return Panache.withTransaction(() -> access.requireWorkUser(actor)
         .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
         .onItem().ifNull().failWith(Failures::taskNotFound)
-        .chain(task -> endActive(task, RunState.CANCELLED, "cancelled by the owner", now)
-            .chain(ended -> runs.latest(task.id)
-                .map(run -> new RunCancelled(TaskMapper.toView(task), RunMapper.toView(run))))));
+        .chain(task -> endActive(task, RunState.NEEDS_INPUT, CANCELLED_BY_OWNER, now)
+            .invoke(count -> ended[0] = count > 0)
+            .chain(count -> runs.latest(task.id)
+                .map(run -> new RunCancelled(TaskMapper.toView(task), RunMapper.toView(run))))))
+        .call(cancelled -> !ended[0] ? Uni.createFrom().voidItem()
+            : endEvents.publish(cancelled.task().id(), cancelled.run().id(), RunState.NEEDS_INPUT.wire(), CANCELLED_BY_OWNER)
+                .invoke(() -> control.push(cancelled.task().id(), cancelled.run().id(), RunControlApi.CANCEL,
+                    RunState.NEEDS_INPUT.wire())));
   }
 
   /**
@@ -162,6 +185,8 @@ public class RunService {
               ? Failures.<Integer>fail(ErrorCode.CONFLICT, "the run is " + run.state + " and cannot become " + to.wire())
               : tasks.update(to.active() ? "state = ?1, updatedAt = ?2 where id = ?3"
                   : "state = ?1, updatedAt = ?2, lastFinishedAt = ?2 where id = ?3", to.wire(), now, run.taskId))
+          // Taken: the first lease runs until the runner's first heartbeat claims and renews it.
+          .call(() -> to == RunState.RUNNING ? runs.startLease(run.id, now.plus(settings.runLease())) : Uni.createFrom().item(0))
           .chain(() -> detached(run))
           .map(detached -> {
             detached.state = to.wire();

@@ -1,0 +1,113 @@
+package dev.workcell.agent.run.control;
+
+import dev.workcell.agent.run.config.RunnerSubjects;
+import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.agent.run.tool.CommandCanceller;
+import dev.workcell.contracts.task.RunControlApi;
+import dev.workcell.contracts.task.RunControlApi.RunControl;
+import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.messaging.MessageCodec;
+import dev.workcell.messaging.NatsConnection;
+import io.nats.client.Dispatcher;
+import io.nats.client.Message;
+import io.quarkus.logging.Log;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The runs this runner drives right now, each with its {@link RunSignals}. While a run is driven
+ * the runner listens on its control subject: task-service pushes cancel, message and approval
+ * there. A cancel or end is confirmed with task-service before the run stops (anyone who can
+ * publish on the subject could send one); polling stays as the fallback for lost pushes.
+ */
+@ApplicationScoped
+public class DrivenRuns {
+
+  private final NatsConnection nats;
+  private final RunnerSubjects subjects;
+  private final MessageCodec codec;
+  private final TaskServiceClient tasks;
+  private final CommandCanceller commands;
+  private final Map<String, RunSignals> runs = new ConcurrentHashMap<>();
+  private final String runnerId = "agent-runner-" + UUID.randomUUID();
+  private volatile Dispatcher dispatcher;
+
+  public DrivenRuns(NatsConnection nats, RunnerSubjects subjects, MessageCodec codec, TaskServiceClient tasks, CommandCanceller commands) {
+    this.nats = nats;
+    this.subjects = subjects;
+    this.codec = codec;
+    this.tasks = tasks;
+    this.commands = commands;
+  }
+
+  /** This process's id in the leases it holds. */
+  public String runnerId() {
+    return runnerId;
+  }
+
+  /** Starts listening for the run; call {@link #close} when it ends. */
+  public RunSignals open(RunRef ref) {
+    RunSignals signals = new RunSignals(ref, commands);
+    runs.put(ref.runId(), signals);
+    try {
+      dispatcher().subscribe(RunControlApi.controlSubject(subjects.runControlPrefix(), ref.runId()));
+    } catch (RuntimeException e) {
+      Log.warnf("run %s: control subject not subscribed (polling only): %s", ref.runId(), e.getMessage());
+    }
+    return signals;
+  }
+
+  public void close(RunSignals signals) {
+    runs.remove(signals.ref().runId());
+    try {
+      dispatcher().unsubscribe(RunControlApi.controlSubject(subjects.runControlPrefix(), signals.ref().runId()));
+    } catch (RuntimeException e) {
+      Log.debugf("run %s: control unsubscribe: %s", signals.ref().runId(), e.getMessage());
+    }
+  }
+
+  public Collection<RunSignals> all() {
+    return runs.values();
+  }
+
+  private synchronized Dispatcher dispatcher() {
+    if (dispatcher == null) {
+      dispatcher = nats.connection().createDispatcher(this::onControl);
+    }
+    return dispatcher;
+  }
+
+  private void onControl(Message message) {
+    RunControl control;
+    try {
+      control = codec.decode(message.getData(), RunControl.class);
+    } catch (RuntimeException e) {
+      return; // not ours to read
+    }
+    RunSignals signals = control.runId() == null ? null : runs.get(control.runId());
+    if (signals == null || !signals.ref().taskId().equals(control.taskId())) {
+      return;
+    }
+    if (RunControlApi.CANCEL.equals(control.kind()) || RunControlApi.ENDED.equals(control.kind())) {
+      Thread.ofVirtual().name("confirm-end-" + control.runId()).start(() -> confirmEnded(signals));
+    } else {
+      signals.wake();
+    }
+  }
+
+  /** Asks task-service whether the run really ended, and stops it if so. */
+  private void confirmEnded(RunSignals signals) {
+    try {
+      RunState state = RunState.fromWire(tasks.spec(signals.ref()).run().state());
+      if (!state.active()) {
+        signals.end(state, "the run was " + state.wire() + " in task-service");
+      }
+    } catch (RuntimeException e) {
+      Log.warnf("run %s: end not confirmed: %s", signals.ref().runId(), e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.workcell.agent.run.tool;
+
+import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.config.RunnerSubjects;
+import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.contracts.sandbox.CancelExec;
+import dev.workcell.contracts.sandbox.ExecCancelled;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.messaging.NatsRequester;
+import io.quarkus.logging.Log;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Stops a command in flight through sandbox-service ({@code EXEC_CANCEL}: TERM, KILL after the
+ * grace, every leftover process killed); the command's own EXEC request then fails cancelled.
+ */
+@ApplicationScoped
+public class CommandCanceller {
+
+  private final NatsRequester requester;
+  private final RunnerSubjects subjects;
+  private final AgentSettings settings;
+
+  public CommandCanceller(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings) {
+    this.requester = requester;
+    this.subjects = subjects;
+    this.settings = settings;
+  }
+
+  /** Asks once; a failure is logged (the command's own timeout still bounds it). */
+  public void cancel(SandboxRef sandbox, String execId) {
+    try {
+      ExecCancelled reply = requester.request(subjects.execCancel(), new CancelExec(sandbox, execId), ExecCancelled.class,
+          TaskServiceClient.RUNNER, settings.sandboxTimeout()).await().atMost(settings.sandboxTimeout().plusSeconds(1));
+      Log.infof("command %s of task %s: cancel %s", execId, sandbox.taskId(), reply.cancelled() ? "stopped it" : "found it ended");
+    } catch (RuntimeException e) {
+      Log.warnf("command %s of task %s not cancelled: %s", execId, sandbox.taskId(), e.getMessage());
+    }
+  }
+}

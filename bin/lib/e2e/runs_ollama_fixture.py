@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""A tiny model server for the runner-crash check (bin/lib/test-runs.sh), python3 stdlib only.
+
+Speaks what agent-runner's Ollama adapter uses: POST /api/show (capabilities with "tools") and
+POST /api/chat streaming NDJSON. Models whose name starts with "runs-" follow one script, chosen
+by how many tool results the conversation already holds:
+  0 -> write_file notes.txt,  1 -> run_command "sleep 120",  then -> a short final answer.
+Any other model is "not found" (404), as a real Ollama answers.
+"""
+import argparse
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+NOTES = "Notes written by the runs fixture model.\n"
+MAX_BODY = 8 * 1024 * 1024
+
+
+def script(messages):
+    done = sum(1 for m in messages if m.get("role") == "tool")
+    if done == 0:
+        return "I will write the notes first.", [{"function": {"name": "write_file",
+                                                              "arguments": {"path": "notes.txt", "content": NOTES}}}]
+    if done == 1:
+        return "Now the long job.", [{"function": {"name": "run_command",
+                                                   "arguments": {"command": "sleep 120", "timeout_seconds": 300}}}]
+    return "All done: notes.txt is written.", []
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        sys.stderr.write("runs-fixture: " + (fmt % args) + "\n")
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        if length < 0 or length > MAX_BODY:
+            raise ValueError("body too large")
+        return json.loads(self.rfile.read(length) or b"{}")
+
+    def answer(self, status, payload):
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def chunk(self, obj):
+        line = (json.dumps(obj) + "\n").encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+        self.wfile.flush()
+
+    def do_GET(self):
+        if self.path in ("/", "/api/version"):
+            self.answer(200, {"version": "0.0.0-fixture"})
+        elif self.path == "/api/tags":
+            self.answer(200, {"models": [{"name": "runs-crash"}]})
+        else:
+            self.answer(404, {"error": "not found"})
+
+    def do_POST(self):
+        try:
+            request = self.body()
+        except (ValueError, json.JSONDecodeError):
+            self.answer(400, {"error": "invalid request"})
+            return
+        model = str(request.get("model", ""))
+        if not model.startswith("runs-"):
+            self.answer(404, {"error": "model '%s' not found" % model})
+            return
+        if self.path == "/api/show":
+            self.answer(200, {"modelfile": "", "capabilities": ["completion", "tools"]})
+            return
+        if self.path != "/api/chat":
+            self.answer(404, {"error": "not found"})
+            return
+        text, calls = script(request.get("messages") or [])
+        if not request.get("tools"):
+            calls = []
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        base = {"model": model, "created_at": "2026-01-01T00:00:00Z", "done": False}
+        self.chunk(dict(base, message={"role": "assistant", "content": text}))
+        if calls:
+            self.chunk(dict(base, message={"role": "assistant", "content": "", "tool_calls": calls}))
+        self.chunk(dict(base, message={"role": "assistant", "content": ""}, done=True, done_reason="stop",
+                        prompt_eval_count=100, eval_count=20))
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=18499)
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

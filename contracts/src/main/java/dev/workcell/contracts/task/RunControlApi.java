@@ -1,0 +1,53 @@
+package dev.workcell.contracts.task;
+
+import java.time.Instant;
+
+/**
+ * How a runner holds the runs it drives (a lease it renews over {@link TaskSubjects#RUNNER_HEARTBEAT})
+ * and how task-service tells it at once that something changed (a {@link RunControl} pushed on the
+ * run's control subject, core NATS, fire and forget; the runner still polls as a fallback).
+ */
+public final class RunControlApi {
+
+  /** Prefix of the per-run control subjects; the runner listens on {@code <prefix><runId>.control}. */
+  public static final String CONTROL_PREFIX = "workcell.agent-runner.runs.";
+
+  /** The owner cancelled: the run already ended (needs_input) in task-service; stop at once. */
+  public static final String CANCEL = "cancel";
+  /** A message was posted; it reaches the model at the next round. */
+  public static final String MESSAGE = "message";
+  /** An approval of the run was decided. */
+  public static final String APPROVAL = "approval";
+  /** The run ended in task-service for another reason (lease lost, access revoked, task deleted). */
+  public static final String ENDED = "ended";
+
+  private RunControlApi() {}
+
+  /** {@code workcell.agent-runner.runs.<runId>.control} for the contract's prefix. */
+  public static String controlSubject(String runId) {
+    return controlSubject(CONTROL_PREFIX, runId);
+  }
+
+  /** The control subject under {@code prefix} (tests use a prefix of their own). */
+  public static String controlSubject(String prefix, String runId) {
+    if (runId == null || !runId.matches("[A-Za-z0-9_-]+")) {
+      throw new IllegalArgumentException("not a subject token: " + runId);
+    }
+    return prefix + runId + ".control";
+  }
+
+  /**
+   * Claims (first beat) and renews the lease of the runner {@code runnerId} on a run it drives.
+   * {@link LeaseState} → service actors only.
+   */
+  public record Heartbeat(String taskId, String runId, String runnerId) {}
+
+  /**
+   * {@code held} false: stop driving the run and publish nothing more — it ended ({@code runState}
+   * says how; task-service published its final events) or another runner holds it.
+   */
+  public record LeaseState(boolean held, String runState, Instant leaseExpiresAt) {}
+
+  /** Pushed by task-service on the run's control subject; {@code kind} is one of the constants above. */
+  public record RunControl(String taskId, String runId, String kind, String runState) {}
+}

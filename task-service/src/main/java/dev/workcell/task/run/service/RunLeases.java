@@ -1,0 +1,50 @@
+package dev.workcell.task.run.service;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.task.RunControlApi.Heartbeat;
+import dev.workcell.contracts.task.RunControlApi.LeaseState;
+import dev.workcell.task.access.service.WorkAccess;
+import dev.workcell.task.config.TaskSettings;
+import dev.workcell.task.run.repository.RunRepository;
+import dev.workcell.task.support.Failures;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+
+/**
+ * Runner leases: the runner driving a run claims it with its first heartbeat and renews it with
+ * each one. The answer tells a runner to stop when the run ended or another runner holds it. A
+ * lease that expired but was not swept yet is still renewed by its own runner: it is alive.
+ */
+@ApplicationScoped
+public class RunLeases {
+
+  private static final int RUNNER_ID_MAX_CHARS = 200;
+
+  private final RunService runService;
+  private final RunRepository runs;
+  private final TaskSettings settings;
+
+  public RunLeases(RunService runService, RunRepository runs, TaskSettings settings) {
+    this.runService = runService;
+    this.runs = runs;
+    this.settings = settings;
+  }
+
+  public Uni<LeaseState> heartbeat(Actor actor, Heartbeat request) {
+    WorkAccess.requireService(actor);
+    String runner = request.runnerId();
+    if (runner == null || runner.isBlank() || runner.length() > RUNNER_ID_MAX_CHARS) {
+      throw Failures.invalid("runnerId is required (at most 200 characters)");
+    }
+    OffsetDateTime until = OffsetDateTime.now().plus(settings.runLease());
+    return Panache.withTransaction(() -> runService.runOf(request.taskId(), request.runId())
+        .chain(run -> runs.renewLease(run.id, runner, until)
+            .chain(renewed -> renewed > 0
+                ? Uni.createFrom().item(new LeaseState(true, run.state, until.toInstant()))
+                // Not renewed: the run ended, or another runner holds it.
+                : Uni.createFrom().item(new LeaseState(false, run.state,
+                    run.leaseExpiresAt == null ? null : run.leaseExpiresAt.toInstant())))));
+  }
+}

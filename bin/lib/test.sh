@@ -114,6 +114,8 @@ wt_stack_tests() {
   wt_work_api_checks "$url" "$token" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  # Last before the restart checks: it restarts task-service and agent-runner with a fixture model.
+  wt_runner_crash_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   wt_check "env prints the three exports scripts rely on" \
     bash -c '"$@" env | grep -c -E "^export WORKCELL_(URL|ADMIN_TOKEN|TERMINAL_SERVER_KEY)=." | grep -qx 3' _ "${stack[@]}"
   pids_before=$(cat "$WC_STATE"/stack-test/run/*.pid 2>/dev/null | sort | tr '\n' ' ')
@@ -142,6 +144,7 @@ wt_task_streams_to_done() {
 # Real-stack check sets of the Work API and the Open Terminal API.
 source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
+source "$ROOT/bin/lib/test-runs.sh"
 
 run_all_tests() {
   local start=$SECONDS

@@ -14,11 +14,32 @@ WC_URL=http://127.0.0.1:${WC_PORT[gateway-service]}
 # Small heaps and the serial collector: seven JVMs share a 2-core machine with sandboxes.
 WC_JAVA_OPTS=${WORKCELL_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xmx160m -Xss512k -XX:MaxMetaspaceSize=128m -XX:ReservedCodeCacheSize=48m -XX:+ExitOnOutOfMemoryError}
 
-# Operator variables a service receives when they are set in the launcher's environment.
+# Operator variables a service receives when they are set in the launcher's environment: seed 004's
+# WORK_* settings go to the one service that reads them (provider keys only to agent-runner), and a
+# trailing * passes every variable with that prefix.
 declare -A WC_PASS_ENV=(
-  [task-service]="WORKCELL_TASK_RUN_LEASE WORKCELL_TASK_LEASE_SWEEP_INTERVAL"
-  [agent-runner-service]="WORK_OLLAMA_URL WORK_OLLAMA_API_KEY WORKCELL_AGENT_LEASE_HEARTBEAT"
+  [task-service]="WORK_MAX_TASKS_PER_USER WORK_MAX_TASKS_GLOBAL WORK_APPROVAL_TIMEOUT_MS WORKCELL_TASK_*"
+  [agent-runner-service]="WORK_OLLAMA_URL WORK_OLLAMA_API_KEY WORK_OPENAI_BASE_URL WORK_OPENAI_API_KEY
+    WORK_ANTHROPIC_BASE_URL WORK_ANTHROPIC_API_KEY WORK_GEMINI_BASE_URL WORK_GEMINI_API_KEY
+    WORK_MAX_AGENT_ROUNDS WORKCELL_AGENT_*"
+  [sandbox-service]="WORK_RUNTIME_IMAGE WORK_COMMAND_TIMEOUT_MS WORK_MAX_OUTPUT_CHARS WORK_MEMORY_LIMIT
+    WORK_CPU_LIMIT WORK_PIDS_LIMIT WORK_PREVIEW_PORT WORK_PREVIEW_BIND WORK_NETWORK_NAME WORK_RUNTIME_DNS
+    WORK_RUNTIME_IDLE_TIMEOUT_MS WORK_MAX_ACTIVE_RUNTIMES_GLOBAL WORK_MAX_ACTIVE_RUNTIMES_PER_USER
+    WORKCELL_SANDBOX_*"
+  [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_*"
 )
+
+# The names of WC_PASS_ENV[SVC] set in this environment (prefix entries expanded).
+wc_pass_env_names() {
+  local entry
+  for entry in ${WC_PASS_ENV[$1]:-}; do
+    if [[ $entry == *'*' ]]; then
+      compgen -v -- "${entry%\*}" || true
+    else
+      printf '%s\n' "$entry"
+    fi
+  done
+}
 
 wc_service_id() { local id=${1%-service}; printf '%s\n' "$id"; }
 
@@ -62,7 +83,7 @@ wc_service_env() {
   wc_nats_manages_streams "$id" || printf '%s\n' "WORKCELL_NATS_PROVISION_STREAMS=false"
   # A few operator settings pass through when set (model providers, runner leases); nothing else does.
   local name
-  for name in ${WC_PASS_ENV[$svc]:-}; do
+  for name in $(wc_pass_env_names "$svc"); do
     [[ -n ${!name:-} ]] && printf '%s=%s\n' "$name" "${!name}"
   done
   case $svc in

@@ -18,6 +18,8 @@ import dev.workcell.sandbox.runtime.SandboxPolicy;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import dev.workcell.sandbox.runtime.SandboxSpecs;
 import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -140,6 +142,18 @@ public class SandboxLifecycle {
       admission.begin(key.id());
       return new SandboxSession(admission, key, started);
     });
+  }
+
+  /**
+   * {@link #use} without a thread hop on the fast path, which runs on the caller's thread (it asks
+   * Docker nothing); only a sandbox that must be verified or started goes to a worker thread.
+   */
+  public Uni<SandboxSession> session(SandboxRef ref) {
+    Optional<SandboxSession> active = useIfActive(ref);
+    if (active.isPresent()) {
+      return Uni.createFrom().item(active.get());
+    }
+    return Uni.createFrom().item(() -> use(ref)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
   }
 
   /** The session of a sandbox that is already active, without starting anything. */

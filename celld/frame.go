@@ -46,25 +46,26 @@ type frameWriter struct {
 	onFail func(error)
 }
 
-// encode marshals v as JSON without HTML escaping (it would inflate file contents up to 6x).
-func encode(v any) ([]byte, error) {
+// encodeFrame marshals v as one frame: the 4-byte length, then JSON without HTML escaping (it
+// would inflate file contents up to 6x), built in one buffer so the body is never copied again.
+func encodeFrame(v any) ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Write([]byte{0, 0, 0, 0})
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	frame := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if len(frame)-4 > maxFrame {
+		return nil, errFrameTooLarge
+	}
+	binary.BigEndian.PutUint32(frame, uint32(len(frame)-4))
+	return frame, nil
 }
 
-// writeRaw sends one pre-encoded body; a failed write marks the stream broken and reports once.
-func (fw *frameWriter) writeRaw(body []byte) error {
-	if len(body) > maxFrame {
-		return errFrameTooLarge
-	}
-	frame := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(frame, uint32(len(body)))
-	copy(frame[4:], body)
+// writeFrame sends one encoded frame; a failed write marks the stream broken and reports once.
+func (fw *frameWriter) writeFrame(frame []byte) error {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	if fw.broken {
@@ -98,28 +99,28 @@ func (fw *frameWriter) sendResult(id int64, result any) error {
 	if result == nil {
 		result = struct{}{}
 	}
-	body, err := encode(reply{ID: id, OK: true, Result: result})
+	frame, err := encodeFrame(reply{ID: id, OK: true, Result: result})
+	if err == errFrameTooLarge {
+		return fw.sendError(id, errf(codeFileTooLarge, "the encoded reply exceeds the 8 MiB frame limit"))
+	}
 	if err != nil {
 		return fw.sendError(id, errf(codeInternal, "encoding reply: %v", err))
 	}
-	if len(body) > maxFrame {
-		return fw.sendError(id, errf(codeFileTooLarge, "the encoded reply exceeds the 8 MiB frame limit"))
-	}
-	return fw.writeRaw(body)
+	return fw.writeFrame(frame)
 }
 
 func (fw *frameWriter) sendError(id int64, e *opError) error {
-	body, err := encode(reply{ID: id, OK: false, Error: e})
+	frame, err := encodeFrame(reply{ID: id, OK: false, Error: e})
 	if err != nil {
 		return err
 	}
-	return fw.writeRaw(body)
+	return fw.writeFrame(frame)
 }
 
 func (fw *frameWriter) sendEvent(ev outputEvent) error {
-	body, err := encode(ev)
+	frame, err := encodeFrame(ev)
 	if err != nil {
 		return err
 	}
-	return fw.writeRaw(body)
+	return fw.writeFrame(frame)
 }

@@ -121,16 +121,18 @@ func (s *server) serve(r io.Reader) error {
 		if !utf8.Valid(body) {
 			return s.malformed("frame is not valid UTF-8")
 		}
-		id, op, perr := parseHeader(body)
-		if perr != "" {
-			return s.malformed(perr)
-		}
+		// One parse on the hot path; only a frame that does not decode is parsed again, to tell a
+		// protocol violation (no object, no valid id: the stream ends) from bad arguments (an error reply).
 		var req request
-		if err := json.Unmarshal(body, &req); err != nil {
+		if err := json.Unmarshal(body, &req); err != nil || req.ID <= 0 {
+			id, _, perr := parseHeader(body)
+			if perr != "" {
+				return s.malformed(perr)
+			}
 			s.out.sendError(id, errf(codeInvalidArgument, "bad arguments: %v", err))
 			continue
 		}
-		req.ID, req.Op = id, op
+		id, op := req.ID, req.Op
 		if op == "cancel" {
 			// Handled inline so a cancel is never queued behind the work it cancels.
 			s.out.sendResult(id, map[string]bool{"cancelled": s.cancel(req.Target)})

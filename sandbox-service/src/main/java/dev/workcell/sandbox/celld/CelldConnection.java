@@ -96,7 +96,15 @@ public final class CelldConnection implements ExecStream.Listener {
    * mapped code, or with {@code upstream_timeout} after {@code timeout} (the request is then cancelled).
    */
   public CompletableFuture<JsonNode> callAsync(String op, ObjectNode args, Duration timeout) {
-    Sent sent = send(op, args);
+    return awaitAsync(send(op, args), timeout);
+  }
+
+  /**
+   * The reply of a sent request without holding a thread: completes on the connection's reader
+   * thread with the result, celld's mapped failure, or {@code upstream_timeout} after {@code timeout}
+   * (the request is then cancelled in celld).
+   */
+  public CompletableFuture<JsonNode> awaitAsync(Sent sent, Duration timeout) {
     CompletableFuture<JsonNode> out = new CompletableFuture<>();
     sent.reply().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((result, thrown) -> {
       Throwable failure = thrown instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : thrown;

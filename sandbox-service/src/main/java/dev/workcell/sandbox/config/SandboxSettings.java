@@ -105,5 +105,19 @@ public interface SandboxSettings {
     /** Homes are networked by default: OpenWebUI users expect {@code pip install} to work. */
     @WithDefault("true")
     boolean network();
+
+    /**
+     * Running homes per sandbox-service instance, a pool of their own: homes never take a slot of
+     * WORK_MAX_ACTIVE_RUNTIMES_*. When it is full, a new home stops the least recently used idle one.
+     */
+    @WithDefault("20")
+    int maxActive();
+
+    /**
+     * Stop a home after this long with nothing in flight and no background process running (volume
+     * kept; 0 disables). Like seed 004's WORK_TERMINAL_IDLE_TIMEOUT_MS for terminal sessions.
+     */
+    @WithDefault("15m")
+    Duration idleTimeout();
   }
 }

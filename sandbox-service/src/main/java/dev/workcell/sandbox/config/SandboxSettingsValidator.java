@@ -60,6 +60,10 @@ public class SandboxSettingsValidator {
     require(problems, tmp >= (1L << 20) && tmp <= (64L << 30), "tmp-size", s.tmpSize(), "must be a size from 1m to 64g");
     require(problems, INSTANCE.matcher(s.instance()).matches(), "instance", s.instance(), "must be lower-case letters, digits, '.', '_' or '-'");
     require(problems, !s.safeModeRetry().isNegative() && !s.safeModeRetry().isZero(), "safe-mode-retry", s.safeModeRetry(), "must be positive");
+    require(problems, s.home().maxActive() >= 1 && s.home().maxActive() <= 10_000, "home.max-active", s.home().maxActive(),
+        "must be 1..10000");
+    require(problems, !s.home().idleTimeout().isNegative(), "home.idle-timeout", s.home().idleTimeout(),
+        "must be 0 (never) or a positive duration such as 15m");
     return problems;
   }
 

@@ -15,21 +15,20 @@ import dev.workcell.sandbox.celld.CelldReplies;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.files.WorkspacePath;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
-import dev.workcell.sandbox.lifecycle.SandboxSession;
 import dev.workcell.sandbox.runtime.SandboxKey;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
  * Runs one command to completion through celld, which enforces the timeout (TERM, then KILL) and
  * kills everything the command leaves behind. A command with an {@code execId} streams its output
- * live ({@link ExecOutputPublisher}) and can be cancelled from another request while it runs. Blocking.
+ * live ({@link ExecOutputPublisher}) and can be cancelled from another request while it runs. No
+ * thread waits for the command: celld's reply completes the Uni.
  */
 @ApplicationScoped
 public class CommandRunner {
@@ -75,11 +74,7 @@ public class CommandRunner {
     this.output = output;
   }
 
-  public CommandResult run(SandboxRef ref, String command, Integer timeoutSec) {
-    return run(new RunCommand(ref, command, timeoutSec));
-  }
-
-  public CommandResult run(RunCommand request) {
+  public Uni<CommandResult> run(RunCommand request) {
     String command = request.command();
     if (command == null || command.isBlank() || command.codePointCount(0, command.length()) > Limits.COMMAND_MAX_CHARS) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command must be 1.." + Limits.COMMAND_MAX_CHARS + " characters");
@@ -101,24 +96,35 @@ public class CommandRunner {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "execId must be 1..64 of A-Z a-z 0-9 _ -");
     }
     Duration deadline = Duration.ofSeconds(timeout).plus(REPLY_SLACK);
-    try (SandboxSession session = lifecycle.use(request.sandbox())) {
+    int maxOutput = settings.maxOutputChars();
+    return lifecycle.session(request.sandbox()).onItem().transformToUni(session -> {
       if (execId == null) {
-        return CelldReplies.commandResult(session.celld().call("exec", args, deadline), settings.maxOutputChars());
+        return session.call("exec", args, deadline).map(result -> CelldReplies.commandResult(result, maxOutput));
       }
       String key = runningKey(session.key(), execId);
       // Registered before the frame is sent, so a cancel arriving at once still stops it.
       Running slot = new Running(session.celld());
       if (running.putIfAbsent(key, slot) != null) {
-        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "a command with execId " + execId + " is already running");
+        session.close();
+        return Uni.createFrom().failure(
+            new WorkcellException(ErrorCode.INVALID_ARGUMENT, "a command with execId " + execId + " is already running"));
       }
+      Runnable done = () -> {
+        running.remove(key, slot);
+        session.close();
+      };
+      CompletableFuture<JsonNode> reply;
       try {
         CelldConnection.Sent sent = session.celld().send("exec", args, output.sinkFor(execId));
         slot.sent(sent.id());
-        return CelldReplies.commandResult(await(session.celld(), sent, deadline), settings.maxOutputChars());
-      } finally {
-        running.remove(key, slot);
+        reply = session.celld().awaitAsync(sent, deadline);
+      } catch (RuntimeException e) {
+        done.run();
+        return Uni.createFrom().failure(e);
       }
-    }
+      return Uni.createFrom().completionStage(reply).onTermination().invoke(done)
+          .map(result -> CelldReplies.commandResult(result, maxOutput));
+    });
   }
 
   /** Stops the command with this execId in this sandbox; false when none runs. */
@@ -132,24 +138,6 @@ public class CommandRunner {
     }
     target.cancel();
     return new ExecCancelled(execId, true);
-  }
-
-  private static JsonNode await(CelldConnection celld, CelldConnection.Sent sent, Duration deadline) {
-    try {
-      return sent.reply().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      celld.cancel(sent.id());
-      throw new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT, "celld did not answer within " + deadline.toSeconds() + " s");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof WorkcellException known) {
-        throw new WorkcellException(known.code(), known.getMessage(), known);
-      }
-      throw new WorkcellException(ErrorCode.INTERNAL, "celld call failed", e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      celld.cancel(sent.id());
-      throw new WorkcellException(ErrorCode.CANCELLED, "interrupted while waiting for celld");
-    }
   }
 
   private static String runningKey(SandboxKey key, String execId) {

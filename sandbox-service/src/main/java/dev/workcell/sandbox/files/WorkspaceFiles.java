@@ -17,13 +17,16 @@ import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.sandbox.celld.CelldReplies;
 import dev.workcell.sandbox.celld.ToolReplies;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
-import dev.workcell.sandbox.lifecycle.SandboxSession;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 
-/** Workspace file operations, each one celld request in the task's running sandbox. Blocking. */
+/**
+ * Workspace file operations, each one celld request in the sandbox's running celld. No thread waits
+ * for celld: the reply completes the Uni (see {@link SandboxLifecycle#session}).
+ */
 @ApplicationScoped
 public class WorkspaceFiles {
 
@@ -38,22 +41,22 @@ public class WorkspaceFiles {
     this.lifecycle = lifecycle;
   }
 
-  public FileList list(SandboxRef ref, String path) {
+  public Uni<FileList> list(SandboxRef ref, String path) {
     String dir = WorkspacePath.directory(path);
-    return CelldReplies.fileList(dir, call(ref, "list", args().put("path", dir), FILE_TIMEOUT));
+    return call(ref, "list", args().put("path", dir), FILE_TIMEOUT).map(result -> CelldReplies.fileList(dir, result));
   }
 
-  public FileEntry stat(SandboxRef ref, String path) {
+  public Uni<FileEntry> stat(SandboxRef ref, String path) {
     String entry = WorkspacePath.entry(path);
-    return CelldReplies.fileEntry(call(ref, "stat", args().put("path", entry), FILE_TIMEOUT));
+    return call(ref, "stat", args().put("path", entry), FILE_TIMEOUT).map(CelldReplies::fileEntry);
   }
 
-  public FileContent read(SandboxRef ref, String path) {
+  public Uni<FileContent> read(SandboxRef ref, String path) {
     String entry = WorkspacePath.entry(path);
-    return CelldReplies.fileContent(entry, call(ref, "read", args().put("path", entry), FILE_TIMEOUT));
+    return call(ref, "read", args().put("path", entry), FILE_TIMEOUT).map(result -> CelldReplies.fileContent(entry, result));
   }
 
-  public FileWritten write(SandboxRef ref, String path, String content, String expectedVersion, boolean createParents) {
+  public Uni<FileWritten> write(SandboxRef ref, String path, String content, String expectedVersion, boolean createParents) {
     String entry = WorkspacePath.entry(path);
     if (content == null) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "content is required");
@@ -68,24 +71,21 @@ public class WorkspaceFiles {
       }
       args.put("expectedVersion", expectedVersion);
     }
-    try (SandboxSession session = lifecycle.use(ref)) {
-      try {
-        return CelldReplies.written(entry, session.celld().call("write", args, FILE_TIMEOUT));
-      } catch (WorkcellException e) {
-        if (e.code() != ErrorCode.PAYLOAD_TOO_LARGE) {
-          throw e;
-        }
-        // JSON escaping can inflate text up to six-fold past celld's 8 MiB frame; base64 of 2 MB never does.
-        // The oversized frame was refused before sending, so nothing was written yet.
-        args.remove("content");
-        args.put("data", Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
-        return CelldReplies.written(entry, session.celld().call("write_bytes", args, FILE_TIMEOUT));
-      }
-    }
+    // JSON escaping can inflate text up to six-fold past celld's 8 MiB frame; base64 of 2 MB never does.
+    // The oversized frame is refused before it is sent, so nothing was written yet.
+    return call(ref, "write", args, FILE_TIMEOUT)
+        .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.PAYLOAD_TOO_LARGE)
+        .recoverWithUni(() -> {
+          ObjectNode bytes = args.deepCopy();
+          bytes.remove("content");
+          bytes.put("data", Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
+          return call(ref, "write_bytes", bytes, FILE_TIMEOUT);
+        })
+        .map(result -> CelldReplies.written(entry, result));
   }
 
   /** A chunk of any file, text or not: {@code offset} ≥ 0 (null: 0), {@code limit} 1..2,000,000 (null: all of that). */
-  public FileBytes readBytes(SandboxRef ref, String path, Long offset, Integer limit) {
+  public Uni<FileBytes> readBytes(SandboxRef ref, String path, Long offset, Integer limit) {
     String entry = WorkspacePath.entry(path);
     long from = offset == null ? 0 : offset;
     int max = limit == null ? Limits.FILE_MAX_BYTES : limit;
@@ -95,11 +95,12 @@ public class WorkspaceFiles {
     if (max < 1 || max > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "limit must be 1.." + Limits.FILE_MAX_BYTES);
     }
-    return ToolReplies.fileBytes(entry, call(ref, "read_bytes", args().put("path", entry).put("offset", from).put("limit", max), FILE_TIMEOUT));
+    return call(ref, "read_bytes", args().put("path", entry).put("offset", from).put("limit", max), FILE_TIMEOUT)
+        .map(result -> ToolReplies.fileBytes(entry, result));
   }
 
   /** Atomic replace with raw bytes (uploads): at most 2,000,000 of them. */
-  public FileWritten writeBytes(SandboxRef ref, String path, byte[] data, String expectedVersion, boolean createParents) {
+  public Uni<FileWritten> writeBytes(SandboxRef ref, String path, byte[] data, String expectedVersion, boolean createParents) {
     String entry = WorkspacePath.entry(path);
     if (data == null) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "data is required");
@@ -114,29 +115,29 @@ public class WorkspaceFiles {
       }
       args.put("expectedVersion", expectedVersion);
     }
-    return CelldReplies.written(entry, call(ref, "write_bytes", args, FILE_TIMEOUT));
+    return call(ref, "write_bytes", args, FILE_TIMEOUT).map(result -> CelldReplies.written(entry, result));
   }
 
-  public FileChanged delete(SandboxRef ref, String path, boolean recursive) {
+  public Uni<FileChanged> delete(SandboxRef ref, String path, boolean recursive) {
     String entry = WorkspacePath.entry(path);
-    JsonNode result = call(ref, "delete", args().put("path", entry).put("recursive", recursive), FILE_TIMEOUT);
-    return new FileChanged(entry, CelldReplies.flag(result, "deleted"));
+    return call(ref, "delete", args().put("path", entry).put("recursive", recursive), FILE_TIMEOUT)
+        .map(result -> new FileChanged(entry, CelldReplies.flag(result, "deleted")));
   }
 
-  public FileChanged move(SandboxRef ref, String from, String to) {
+  public Uni<FileChanged> move(SandboxRef ref, String from, String to) {
     String source = WorkspacePath.entry(from);
     String target = WorkspacePath.entry(to);
-    JsonNode result = call(ref, "move", args().put("from", source).put("to", target), FILE_TIMEOUT);
-    return new FileChanged(target, CelldReplies.flag(result, "moved"));
+    return call(ref, "move", args().put("from", source).put("to", target), FILE_TIMEOUT)
+        .map(result -> new FileChanged(target, CelldReplies.flag(result, "moved")));
   }
 
-  public FileChanged mkdir(SandboxRef ref, String path, boolean parents) {
+  public Uni<FileChanged> mkdir(SandboxRef ref, String path, boolean parents) {
     String entry = WorkspacePath.entry(path);
-    JsonNode result = call(ref, "mkdir", args().put("path", entry).put("parents", parents), FILE_TIMEOUT);
-    return new FileChanged(entry, CelldReplies.flag(result, "created"));
+    return call(ref, "mkdir", args().put("path", entry).put("parents", parents), FILE_TIMEOUT)
+        .map(result -> new FileChanged(entry, CelldReplies.flag(result, "created")));
   }
 
-  public SearchResult search(SandboxRef ref, String path, String query, Integer maxHits) {
+  public Uni<SearchResult> search(SandboxRef ref, String path, String query, Integer maxHits) {
     String dir = WorkspacePath.directory(path);
     if (query == null || query.isEmpty() || query.length() > QUERY_MAX_CHARS || query.indexOf('\0') >= 0) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "query must be 1.." + QUERY_MAX_CHARS + " characters without NUL");
@@ -145,13 +146,12 @@ public class WorkspaceFiles {
     if (hits < 1 || hits > Limits.SEARCH_MAX_HITS) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxHits must be 1.." + Limits.SEARCH_MAX_HITS);
     }
-    return CelldReplies.search(call(ref, "search", args().put("path", dir).put("query", query).put("maxHits", hits), SEARCH_TIMEOUT));
+    return call(ref, "search", args().put("path", dir).put("query", query).put("maxHits", hits), SEARCH_TIMEOUT)
+        .map(CelldReplies::search);
   }
 
-  private JsonNode call(SandboxRef ref, String op, ObjectNode args, Duration timeout) {
-    try (SandboxSession session = lifecycle.use(ref)) {
-      return session.celld().call(op, args, timeout);
-    }
+  private Uni<JsonNode> call(SandboxRef ref, String op, ObjectNode args, Duration timeout) {
+    return lifecycle.session(ref).onItem().transformToUni(session -> session.call(op, args, timeout));
   }
 
   private static ObjectNode args() {

@@ -11,26 +11,32 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Stops sandboxes idle for WORK_RUNTIME_IDLE_TIMEOUT_MS, freeing their runtime slots (0: never). */
+/**
+ * Stops Work task sandboxes idle for WORK_RUNTIME_IDLE_TIMEOUT_MS and homes idle for
+ * workcell.sandbox.home.idle-timeout, freeing their slots (0: never). Volumes are kept.
+ */
 @ApplicationScoped
 public class IdleSandboxStopper {
 
   private final SandboxLifecycle lifecycle;
   private final RuntimeAdmission admission;
-  private final long idleMs;
+  private final long taskIdleMs;
+  private final long homeIdleMs;
   private ScheduledExecutorService scheduler;
 
   public IdleSandboxStopper(SandboxLifecycle lifecycle, RuntimeAdmission admission, SandboxSettings settings) {
     this.lifecycle = lifecycle;
     this.admission = admission;
-    this.idleMs = settings.runtimeIdleTimeoutMs();
+    this.taskIdleMs = settings.runtimeIdleTimeoutMs();
+    this.homeIdleMs = settings.home().idleTimeout().toMillis();
   }
 
   void start(@Observes StartupEvent event) {
-    if (idleMs <= 0) {
+    long shortest = Math.min(taskIdleMs > 0 ? taskIdleMs : Long.MAX_VALUE, homeIdleMs > 0 ? homeIdleMs : Long.MAX_VALUE);
+    if (shortest == Long.MAX_VALUE) {
       return;
     }
-    long period = Math.clamp(idleMs / 4, 1_000, 30_000);
+    long period = Math.clamp(shortest / 4, 1_000, 30_000);
     scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("sandbox-idle-stop").factory());
     scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
   }
@@ -42,12 +48,19 @@ public class IdleSandboxStopper {
   }
 
   void sweep() {
-    for (String taskId : admission.idle(idleMs)) {
-      try {
-        lifecycle.stopIfIdle(taskId, idleMs);
-      } catch (RuntimeException e) {
-        Log.warnf("idle stop of task %s failed: %s", taskId, e.getMessage());
-      }
+    if (taskIdleMs > 0) {
+      admission.idleTasks(taskIdleMs).forEach(id -> stop(id, taskIdleMs));
+    }
+    if (homeIdleMs > 0) {
+      admission.idleHomes(homeIdleMs).forEach(id -> stop(id, homeIdleMs));
+    }
+  }
+
+  private void stop(String id, long idleMs) {
+    try {
+      lifecycle.stopIfIdle(id, idleMs);
+    } catch (RuntimeException e) {
+      Log.warnf("idle stop of %s failed: %s", id, e.getMessage());
     }
   }
 }

@@ -18,6 +18,8 @@ import dev.workcell.sandbox.runtime.SandboxPolicy;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import dev.workcell.sandbox.runtime.SandboxSpecs;
 import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -142,6 +144,18 @@ public class SandboxLifecycle {
     });
   }
 
+  /**
+   * {@link #use} without a thread hop on the fast path, which runs on the caller's thread (it asks
+   * Docker nothing); only a sandbox that must be verified or started goes to a worker thread.
+   */
+  public Uni<SandboxSession> session(SandboxRef ref) {
+    Optional<SandboxSession> active = useIfActive(ref);
+    if (active.isPresent()) {
+      return Uni.createFrom().item(active.get());
+    }
+    return Uni.createFrom().item(() -> use(ref)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+  }
+
   /** The session of a sandbox that is already active, without starting anything. */
   public Optional<SandboxSession> useIfActive(SandboxRef ref) {
     safeMode.requireOff();
@@ -183,6 +197,53 @@ public class SandboxLifecycle {
     });
   }
 
+  /**
+   * A home's lease: a free home slot, else the slot of the least recently used idle home, which is
+   * stopped (volume kept). Only when every home is busy (a request in flight or a background process
+   * running) is the answer {@code too_many_runtimes}. Work task sandboxes are never touched.
+   */
+  private boolean admitHome(String homeId) {
+    if (admission.holds(homeId)) {
+      return false;
+    }
+    if (admission.admitHome(homeId)) {
+      return true;
+    }
+    for (RuntimeAdmission.IdleHome candidate : admission.idleHomesByAge()) {
+      if (!candidate.id().equals(homeId) && locks.tryWith(candidate.id(), () -> evict(candidate, homeId))) {
+        return true;
+      }
+    }
+    if (admission.admitHome(homeId)) {
+      return true; // a home stopped meanwhile
+    }
+    throw new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES, "all " + admission.homeCap()
+        + " home sandboxes of this instance are busy (a command or a background process is running in each); try again shortly");
+  }
+
+  /** Under the idle home's lock: stops it and hands its slot to {@code newHomeId}, unless it became busy. */
+  private boolean evict(RuntimeAdmission.IdleHome candidate, String newHomeId) {
+    ActiveSandbox victim = active.get(candidate.id());
+    if (victim == null) {
+      return false; // being started or stopped by someone else
+    }
+    if (victim.celld().open() && busy.hasRunningProcesses(victim.celld())) {
+      admission.touch(candidate.id());
+      return false;
+    }
+    if (!admission.transferHome(candidate, newHomeId)) {
+      return false;
+    }
+    deactivate(candidate.id(), "the home was stopped to make room for another user's");
+    try {
+      driver.stop(victim.instance());
+      Log.infof("stopped idle home %s to make room for another", victim.instance().name());
+    } catch (RuntimeException e) {
+      Log.warnf("could not stop idle home %s while making room: %s", victim.instance().name(), e.getMessage());
+    }
+    return true;
+  }
+
   /** Drops what this process remembers of a task (its celld connection and lease); reconciliation uses it. */
   public void forget(String id) {
     locks.with(id, () -> {
@@ -206,7 +267,7 @@ public class SandboxLifecycle {
     // owner's tasks and tasks being deleted get none. A new container takes the current policy;
     // a home's comes from settings.
     SandboxPolicy policy = key.home() ? tasks.policyForHome() : tasks.policyFor(new SandboxRef(key.taskId(), key.ownerId()));
-    boolean admitted = admission.admit(taskId, key.admissionOwner());
+    boolean admitted = key.home() ? admitHome(taskId) : admission.admit(taskId, key.admissionOwner());
     try {
       SandboxInstance instance;
       SandboxSpec spec;

@@ -1,10 +1,15 @@
 package dev.workcell.sandbox.lifecycle;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.sandbox.admission.RuntimeAdmission;
 import dev.workcell.sandbox.celld.CelldConnection;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxSpec;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /** One operation's use of a running sandbox; closing it records activity for the idle stop. */
 public final class SandboxSession implements AutoCloseable {
@@ -34,6 +39,21 @@ public final class SandboxSession implements AutoCloseable {
 
   public SandboxSpec spec() {
     return active.spec();
+  }
+
+  /**
+   * Sends one request and ends this session with its reply, holding no thread while celld works:
+   * the Uni completes on the connection's reader thread.
+   */
+  public Uni<JsonNode> call(String op, ObjectNode args, Duration timeout) {
+    CompletableFuture<JsonNode> reply;
+    try {
+      reply = celld().callAsync(op, args, timeout);
+    } catch (RuntimeException e) {
+      close();
+      return Uni.createFrom().failure(e);
+    }
+    return Uni.createFrom().completionStage(reply).onTermination().invoke(this::close);
   }
 
   @Override

@@ -20,6 +20,22 @@ final class TaskLocks {
     }
   }
 
+  /**
+   * Runs {@code work} only if the lock is free right now; false otherwise. For work on a second
+   * sandbox while holding the first's lock: waiting there could deadlock two stripes.
+   */
+  boolean tryWith(String taskId, Supplier<Boolean> work) {
+    ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];
+    if (!lock.tryLock()) {
+      return false;
+    }
+    try {
+      return work.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   <T> T with(String taskId, Supplier<T> work) {
     ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];
     try {

@@ -27,10 +27,10 @@ public class CommandResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> Offload.blocking(() -> {
+    responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return commands.run(r.body());
-    }));
+    });
     responder.serve(SandboxSubjects.EXEC_CANCEL, CancelExec.class, r -> Offload.blocking(() ->
         commands.cancel(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().execId())));
     responder.serve(SandboxSubjects.PREVIEW_START, StartPreview.class, r -> Offload.blocking(() ->

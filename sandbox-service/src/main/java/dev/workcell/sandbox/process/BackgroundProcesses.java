@@ -25,8 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -115,14 +113,7 @@ public class BackgroundProcesses {
   }
 
   private static Uni<JsonNode> send(SandboxSession session, String op, ObjectNode args, Duration timeout) {
-    CompletableFuture<JsonNode> reply;
-    try {
-      reply = session.celld().callAsync(op, args, timeout);
-    } catch (RuntimeException e) {
-      session.close();
-      return Uni.createFrom().failure(e);
-    }
-    return Uni.createFrom().completionStage(reply).onTermination().invoke(session::close);
+    return session.call(op, args, timeout);
   }
 
   private static long waitMs(Long waitMs) {

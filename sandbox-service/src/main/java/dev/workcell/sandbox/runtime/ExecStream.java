@@ -5,7 +5,7 @@ import java.io.IOException;
 /** The stdin side of a long-lived exec in a sandbox; its output arrives at an {@link ExecStream.Listener}. */
 public interface ExecStream extends AutoCloseable {
 
-  /** Queues bytes for the process's stdin; fails once the stream is closed or its input backs up. */
+  /** Queues bytes for the process's stdin (ownership passes: the caller must not change them); fails once closed or backed up. */
   void write(byte[] data) throws IOException;
 
   boolean open();

@@ -65,7 +65,7 @@ class RuntimeAdmissionTest {
   @Test
   void aTaskHoldsOneLeaseHoweverManyOperationsRun() {
     AtomicLong now = new AtomicLong(1_000);
-    RuntimeAdmission caps = new RuntimeAdmission(2, 1, now::get);
+    RuntimeAdmission caps = new RuntimeAdmission(2, 1, 1, now::get);
     assertThat(caps.admit("a", "owner")).isTrue();
     assertThat(caps.admit("a", "owner")).isFalse();
     assertThat(caps.begin("a")).isTrue();
@@ -77,7 +77,7 @@ class RuntimeAdmissionTest {
     assertThatThrownBy(() -> caps.admit("c", "third")).isInstanceOf(WorkcellException.class);
 
     now.addAndGet(10_000);
-    assertThat(caps.idle(5_000)).containsExactly("b");
+    assertThat(caps.idleTasks(5_000)).containsExactly("b");
     assertThat(caps.releaseIfIdle("a", 5_000)).isFalse();
     caps.end("a");
     caps.end("a");
@@ -85,5 +85,39 @@ class RuntimeAdmissionTest {
     now.addAndGet(5_000);
     assertThat(caps.releaseIfIdle("a", 5_000)).isTrue();
     assertThat(caps.holds("a")).isFalse();
+  }
+
+  @Test
+  void homesHaveTheirOwnPoolAndHandOverTheSlotOfTheLeastRecentlyUsedIdleOne() {
+    AtomicLong now = new AtomicLong(1_000);
+    RuntimeAdmission caps = new RuntimeAdmission(1, 1, 2, now::get);
+    assertThat(caps.admit("task", "owner")).isTrue();
+    // The Work cap (1) is full, yet homes start: they never take a Work slot, nor Work one of theirs.
+    assertThat(caps.admitHome("home-a")).isTrue();
+    now.addAndGet(10);
+    assertThat(caps.admitHome("home-b")).isTrue();
+    assertThat(caps.admitHome("home-c")).isFalse();
+    assertThat(caps.active()).isEqualTo(1);
+    assertThat(caps.activeHomes()).isEqualTo(2);
+    assertThat(caps.idleTasks(0)).containsExactly("task");
+    assertThat(caps.idleHomes(0)).containsExactlyInAnyOrder("home-a", "home-b");
+
+    assertThat(caps.idleHomesByAge()).extracting(RuntimeAdmission.IdleHome::id).containsExactly("home-a", "home-b");
+    RuntimeAdmission.IdleHome oldest = caps.idleHomesByAge().getFirst();
+    // Used after it was picked: it is not idle any more, so its slot is not handed over.
+    now.addAndGet(10);
+    assertThat(caps.begin("home-a")).isTrue();
+    caps.end("home-a");
+    assertThat(caps.transferHome(oldest, "home-c")).isFalse();
+    assertThat(caps.idleHomesByAge()).extracting(RuntimeAdmission.IdleHome::id).containsExactly("home-b", "home-a");
+
+    caps.begin("home-b");
+    assertThat(caps.idleHomesByAge()).extracting(RuntimeAdmission.IdleHome::id).containsExactly("home-a");
+    RuntimeAdmission.IdleHome idle = caps.idleHomesByAge().getFirst();
+    assertThat(caps.transferHome(idle, "home-c")).isTrue();
+    assertThat(caps.holds("home-a")).isFalse();
+    assertThat(caps.holds("home-c")).isTrue();
+    assertThat(caps.activeHomes()).isEqualTo(2);
+    assertThat(caps.holds("task")).isTrue();
   }
 }

@@ -35,6 +35,16 @@ class SandboxSettingsValidatorTest {
   }
 
   @Test
+  void homeAdmissionSettingsAreChecked() {
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("homes", "1", "homeIdle", "PT0S")))).isEmpty();
+    List<String> problems = SandboxSettingsValidator.problems(settings(Map.of("homes", "0", "homeIdle", "-PT1M")));
+    assertThat(problems).hasSize(2);
+    assertThat(String.join("\n", problems))
+        .contains("workcell.sandbox.home.max-active = '0': must be 1..10000")
+        .contains("workcell.sandbox.home.idle-timeout = 'PT-1M'");
+  }
+
+  @Test
   void workNamesAliasTheProperties() {
     var aliases = new WorkEnvAliases(Map.of("WORK_RUNTIME_IMAGE", "example/image:1", "WORK_CPU_LIMIT", "1.5")::get);
     assertThat(aliases.getValue("workcell.sandbox.runtime-image")).isEqualTo("example/image:1");
@@ -78,6 +88,8 @@ class SandboxSettingsValidatorTest {
         return new Home() {
           public Optional<String> image() { return Optional.empty(); }
           public boolean network() { return true; }
+          public int maxActive() { return Integer.parseInt(o.getOrDefault("homes", "20")); }
+          public Duration idleTimeout() { return Duration.parse(o.getOrDefault("homeIdle", "PT15M")); }
         };
       }
     };

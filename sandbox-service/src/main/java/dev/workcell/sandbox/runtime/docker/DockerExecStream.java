@@ -5,6 +5,8 @@ import com.github.dockerjava.api.model.Frame;
 import dev.workcell.sandbox.runtime.ExecStream;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One attached {@code docker exec}: stdin from a {@link StdinPipe}, stdout/stderr frames to a listener. */
@@ -15,8 +17,11 @@ final class DockerExecStream implements ExecStream, ResultCallback<Frame> {
 
   private final StdinPipe stdin = new StdinPipe(MAX_QUEUED_STDIN);
   private final Listener listener;
+  private static final long HARD_CLOSE_GRACE_SECONDS = 5;
+
   private final AtomicBoolean ended = new AtomicBoolean();
   private volatile Closeable response;
+  private volatile boolean streamEnded;
 
   DockerExecStream(Listener listener) {
     this.listener = listener;
@@ -58,27 +63,39 @@ final class DockerExecStream implements ExecStream, ResultCallback<Frame> {
 
   @Override
   public void onError(Throwable cause) {
-    end(cause);
+    end(cause, false);
   }
 
   @Override
   public void onComplete() {
-    end(null);
+    end(null, false);
   }
 
   @Override
   public void close() {
-    end(null);
+    end(null, true);
   }
 
-  private void end(Throwable cause) {
+  /**
+   * Ends the exec: EOF on celld's stdin makes it clean up and exit, which ends the stream. The hard
+   * close (docker-java interrupts its stream thread) comes only after a grace and only if the stream
+   * is still open: replies are answered on that thread, and an interrupted thread cannot publish them.
+   */
+  private void end(Throwable cause, boolean ours) {
     if (ended.compareAndSet(false, true)) {
       stdin.close();
-      Closeable current = response;
-      if (current != null) {
-        closeQuietly(current);
+      if (ours) {
+        CompletableFuture.delayedExecutor(HARD_CLOSE_GRACE_SECONDS, TimeUnit.SECONDS).execute(() -> {
+          Closeable current = response;
+          if (current != null && !streamEnded) {
+            closeQuietly(current);
+          }
+        });
       }
       listener.closed(cause);
+    }
+    if (!ours) {
+      streamEnded = true;
     }
   }
 

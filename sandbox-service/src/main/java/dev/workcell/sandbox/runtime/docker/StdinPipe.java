@@ -26,6 +26,7 @@ final class StdinPipe extends InputStream {
     this.maxPending = maxPending;
   }
 
+  /** Queues {@code data}, which the caller hands over: it must not change it afterwards (no copy is made). */
   void write(byte[] data) throws IOException {
     if (closed) {
       throw new IOException("stdin is closed");
@@ -34,7 +35,7 @@ final class StdinPipe extends InputStream {
       pending.addAndGet(-data.length);
       throw new IOException("the process is not reading its stdin (" + maxPending + " bytes queued)");
     }
-    chunks.add(data.clone());
+    chunks.add(data);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.workcell.task.run.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunState;
@@ -10,7 +11,9 @@ import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.RunnerApi.RunSpec;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
+import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.RunCancelled;
+import dev.workcell.contracts.task.TaskApi.RunDetail;
 import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
@@ -223,6 +226,21 @@ public class RunService {
         }));
   }
 
+  /**
+   * One run of the caller's task by id, older runs included (a live stream of an earlier run shows
+   * how it ended). A run of another owner's task, or of another task, is not_found like the task.
+   */
+  public Uni<RunDetail> get(Actor actor, GetRun request) {
+    UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
+    UUID runId = Ids.parse(request.runId()).orElseThrow(RunService::runNotFound);
+    return Panache.withSession(() -> access.requireWorkUser(actor)
+        .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
+        .onItem().ifNull().failWith(Failures::taskNotFound)
+        .chain(task -> runs.ofTask(task.id, runId)
+            .onItem().ifNull().failWith(RunService::runNotFound)
+            .map(run -> new RunDetail(TaskMapper.toView(task), RunMapper.toView(run)))));
+  }
+
   /** Everything the runner needs to drive a run. */
   public Uni<RunSpec> spec(Actor actor, RunRef request) {
     WorkAccess.requireService(actor);
@@ -261,6 +279,10 @@ public class RunService {
       return null;
     }
     return reason.length() > REASON_MAX_CHARS ? reason.substring(0, REASON_MAX_CHARS) : reason;
+  }
+
+  private static WorkcellException runNotFound() {
+    return Failures.error(ErrorCode.NOT_FOUND, "no such run");
   }
 
   private static Throwable runActive() {

@@ -83,8 +83,11 @@ public class RunService {
     this.queue = queue;
   }
 
-  /** A new run and its opening user message; must run in the caller's transaction. */
-  public Uni<Opened> open(TaskEntity task, String text, OffsetDateTime now) {
+  /**
+   * A new run and its opening user message, in memory only: {@link #open} stores them, task creation
+   * stores them together with the task. The task's state follows (preparing).
+   */
+  public Opened prepare(TaskEntity task, String text, OffsetDateTime now) {
     RunEntity run = new RunEntity();
     run.id = UUID.randomUUID();
     run.taskId = task.id;
@@ -101,13 +104,21 @@ public class RunService {
     message.createdAt = now;
     task.state = RunState.PREPARING.wire();
     task.updatedAt = now;
-    // Flush the run first: that insert is where a concurrent start meets the unique index.
-    return runs.persistAndFlush(run)
-        .chain(() -> messages.persist(message))
-        .map(ignored -> new Opened(run, message));
+    return new Opened(run, message);
   }
 
-  /** What {@link #open} created. */
+  /**
+   * Stores a new run and its opening message in one statement; must run in the caller's
+   * transaction. That insert is where a concurrent start meets the unique index.
+   */
+  public Uni<Opened> open(TaskEntity task, String text, OffsetDateTime now) {
+    Opened opened = prepare(task, text, now);
+    return runs.insertWithMessage(opened.run(), opened.message())
+        .invoke(id -> opened.message().id = id)
+        .replaceWith(opened);
+  }
+
+  /** What {@link #prepare} made. */
   public record Opened(RunEntity run, MessageEntity message) {}
 
   /** A follow-up run on the same conversation and workspace, queued for agent-runner once committed. */

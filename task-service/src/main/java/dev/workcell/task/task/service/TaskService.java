@@ -94,11 +94,17 @@ public class TaskService {
         "model", route.model()));
     OffsetDateTime now = OffsetDateTime.now();
     return Panache.withTransaction(() -> access.requireWorkUser(actor)
-        .call(caller -> caps.admit(caller.accountId()))
+        .call(caller -> caps.lockOwner(caller.accountId()))
         .chain(caller -> policy(policyId).chain(policy -> {
           TaskEntity task = newTask(caller.accountId(), title, route, policy, now);
           RunService.Opened opened = runService.prepare(task, message, now);
-          return tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail)
+          // Far from the caps the counts ride on the insert; a refused insert takes the exact path.
+          return tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail, caps.ownerBelow(),
+                  caps.globalFarBelow())
+              .chain(id -> id != null ? Uni.createFrom().item(id) : caps.admitNearCaps(task.ownerId)
+                  .chain(() -> tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail,
+                      caps.ownerBelow(), caps.globalBelow()))
+                  .onItem().ifNull().failWith(() -> Failures.error(ErrorCode.TOO_MANY_TASKS, "the task caps are reached")))
               .map(messageId -> {
                 opened.message().id = messageId;
                 return new TaskCreated(TaskMapper.toView(task), RunMapper.toView(opened.run()),

@@ -17,9 +17,11 @@ import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.VertxInternal;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves request subjects in the service's queue group. Each request runs on a fresh Vert.x
@@ -36,6 +38,8 @@ public class NatsResponder {
   private final Map<String, Registration<?, ?>> registrations = new ConcurrentHashMap<>();
   private volatile Dispatcher dispatcher;
   private volatile Connection dispatcherConnection;
+  private volatile Context[] eventLoops;
+  private final AtomicInteger nextLoop = new AtomicInteger();
 
   public NatsResponder(NatsConnection nats, MessageCodec codec, Vertx vertx, ServiceIdentity identity) {
     this.nats = nats;
@@ -83,7 +87,7 @@ public class NatsResponder {
   }
 
   private <T, R> void dispatch(Registration<T, R> registration, Message message) {
-    Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+    Context context = VertxContext.createNewDuplicatedContext(nextEventLoop());
     // A fresh context per request, isolated like an HTTP request's, so reactive sessions never leak across.
     VertxContextSafetyToggle.setContextSafe(context, true);
     context.runOnContext(ignored -> {
@@ -102,6 +106,29 @@ public class NatsResponder {
           value -> reply(message, codec.encode(value), null),
           failure -> replyError(registration.subject, message, failure));
     });
+  }
+
+  /**
+   * The event loops in turn. From the jnats dispatcher thread getOrCreateContext() is sticky, so
+   * every request of the service would run on one event loop while the others idle.
+   */
+  private Context nextEventLoop() {
+    Context[] contexts = eventLoops;
+    if (contexts == null) {
+      if (!(vertx instanceof VertxInternal internal)) {
+        return vertx.getOrCreateContext();
+      }
+      int loops = 0;
+      for (var ignored : internal.getEventLoopGroup()) {
+        loops++;
+      }
+      contexts = new Context[Math.max(1, loops)];
+      for (int i = 0; i < contexts.length; i++) {
+        contexts[i] = internal.createEventLoopContext(); // the group's next loop, round robin
+      }
+      eventLoops = contexts;
+    }
+    return contexts[Math.floorMod(nextLoop.getAndIncrement(), contexts.length)];
   }
 
   private <T, R> Envelope<T> open(Registration<T, R> registration, Message message) {

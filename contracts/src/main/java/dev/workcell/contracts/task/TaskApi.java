@@ -42,6 +42,12 @@ public final class TaskApi {
   /** A message to the active run; it reaches the model at the run's next round. */
   public record PostMessage(String taskId, String content) {}
 
+  /** Names one run (any run, not only the latest) of a task of the acting account. */
+  public record GetRun(String taskId, String runId) {}
+
+  /** One run with its task as they are now: what a live stream's first frame shows. */
+  public record RunDetail(TaskView task, RunView run) {}
+
   /** Cancels the active run (the task then shows Needs input); no active run is not an error. */
   public record RunCancelled(TaskView task, RunView run) {}
 

@@ -18,12 +18,14 @@ import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpec;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpecRequest;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
+import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
 import dev.workcell.contracts.task.TaskApi.ListToolActivity;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.contracts.task.TaskApi.PostMessage;
 import dev.workcell.contracts.task.TaskApi.RunCancelled;
+import dev.workcell.contracts.task.TaskApi.RunDetail;
 import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
@@ -96,6 +98,11 @@ public final class TaskSubjects {
   public static final String RUN_START = P + "runs.start";
   /** {@link TaskRef} → {@link RunCancelled}; owner. */
   public static final String RUN_CANCEL = P + "runs.cancel";
+  /**
+   * {@link GetRun} → {@link RunDetail}; owner. Any run of the task by id, older ones included; a run
+   * of another account's task, or of another task, is not_found.
+   */
+  public static final String RUN_GET = P + "runs.get";
   /** {@link PostMessage} → {@link MessageView}; owner. Answers no_active_run without a run. */
   public static final String MESSAGE_POST = P + "messages.post";
   /** {@link PageMessages} → {@link MessagePage}; owner. */

@@ -8,6 +8,7 @@ import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
 import dev.workcell.contracts.task.TaskApi.ListToolActivity;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
@@ -61,6 +62,7 @@ class OwnerIsolationTest {
     requests.put(TaskSubjects.SEEN, new TaskRef(id));
     requests.put(TaskSubjects.RUN_START, new StartRun(id, "hello"));
     requests.put(TaskSubjects.RUN_CANCEL, new TaskRef(id));
+    requests.put(TaskSubjects.RUN_GET, new GetRun(id, created.run().id()));
     requests.put(TaskSubjects.MESSAGE_POST, new PostMessage(id, "hello"));
     requests.put(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0));
     requests.put(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(id, null, null, 0));

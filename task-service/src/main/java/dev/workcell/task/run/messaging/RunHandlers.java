@@ -4,6 +4,7 @@ import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
+import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
@@ -14,12 +15,13 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-/** NATS subjects of runs: the owner's start and cancel, the runner's transitions, usage and lease heartbeats. */
+/** NATS subjects of runs: the owner's start, cancel and read of any run, the runner's transitions, usage and lease heartbeats. */
 @ApplicationScoped
 public class RunHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, RunService runs, RunLeases leases) {
     responder.serve(TaskSubjects.RUN_START, StartRun.class, r -> runs.start(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUN_GET, GetRun.class, r -> runs.get(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUN_CANCEL, TaskRef.class, r -> runs.cancel(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_RUN, RunRef.class, r -> runs.spec(r.actor(), r.body()));
     responder.serve(TaskSubjects.RUNNER_TRANSITION, RunTransition.class, r -> runs.transition(r.actor(), r.body()));

@@ -1,5 +1,6 @@
 package dev.workcell.task.run.repository;
 
+import dev.workcell.task.message.MessageEntity;
 import dev.workcell.task.run.RunEntity;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
@@ -23,6 +24,22 @@ public class RunRepository implements PanacheRepositoryBase<RunEntity, UUID> {
   /** The run if it belongs to the task; null otherwise. */
   public Uni<RunEntity> ofTask(UUID taskId, UUID runId) {
     return find("id = ?1 and taskId = ?2", runId, taskId).firstResult();
+  }
+
+  /**
+   * Inserts a new run and its opening user message in one statement (one round trip, not two);
+   * returns the message's id. A second active run of the task fails on runs_one_active_per_task.
+   */
+  public Uni<Long> insertWithMessage(RunEntity run, MessageEntity message) {
+    return getSession().chain(session -> session.<Object>createNativeQuery("with r as (insert into runs (id, task_id,"
+            + " state, provider_kind, provider_id, model, created_at) values (?1, ?2, ?3, ?4, ?5, ?6, ?7))"
+            + " insert into messages (task_id, run_id, role, content, created_at) values (?2, ?1, ?8, ?9, ?10) returning id")
+        .setParameter(1, run.id).setParameter(2, run.taskId).setParameter(3, run.state)
+        .setParameter(4, run.providerKind).setParameter(5, run.providerId).setParameter(6, run.model)
+        .setParameter(7, run.createdAt).setParameter(8, message.role).setParameter(9, message.content)
+        .setParameter(10, message.createdAt)
+        .getSingleResult())
+        .map(id -> ((Number) id).longValue());
   }
 
   /** Ends the task's active run, if any, with {@code state}; returns how many runs ended (0 or 1). */

@@ -2,6 +2,7 @@ package dev.workcell.task.run.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunState;
@@ -10,7 +11,9 @@ import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.RunnerApi.RunSpec;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
+import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.RunCancelled;
+import dev.workcell.contracts.task.TaskApi.RunDetail;
 import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
@@ -80,8 +83,11 @@ public class RunService {
     this.queue = queue;
   }
 
-  /** A new run and its opening user message; must run in the caller's transaction. */
-  public Uni<Opened> open(TaskEntity task, String text, OffsetDateTime now) {
+  /**
+   * A new run and its opening user message, in memory only: {@link #open} stores them, task creation
+   * stores them together with the task. The task's state follows (preparing).
+   */
+  public Opened prepare(TaskEntity task, String text, OffsetDateTime now) {
     RunEntity run = new RunEntity();
     run.id = UUID.randomUUID();
     run.taskId = task.id;
@@ -98,13 +104,21 @@ public class RunService {
     message.createdAt = now;
     task.state = RunState.PREPARING.wire();
     task.updatedAt = now;
-    // Flush the run first: that insert is where a concurrent start meets the unique index.
-    return runs.persistAndFlush(run)
-        .chain(() -> messages.persist(message))
-        .map(ignored -> new Opened(run, message));
+    return new Opened(run, message);
   }
 
-  /** What {@link #open} created. */
+  /**
+   * Stores a new run and its opening message in one statement; must run in the caller's
+   * transaction. That insert is where a concurrent start meets the unique index.
+   */
+  public Uni<Opened> open(TaskEntity task, String text, OffsetDateTime now) {
+    Opened opened = prepare(task, text, now);
+    return runs.insertWithMessage(opened.run(), opened.message())
+        .invoke(id -> opened.message().id = id)
+        .replaceWith(opened);
+  }
+
+  /** What {@link #prepare} made. */
   public record Opened(RunEntity run, MessageEntity message) {}
 
   /** A follow-up run on the same conversation and workspace, queued for agent-runner once committed. */
@@ -223,6 +237,21 @@ public class RunService {
         }));
   }
 
+  /**
+   * One run of the caller's task by id, older runs included (a live stream of an earlier run shows
+   * how it ended). A run of another owner's task, or of another task, is not_found like the task.
+   */
+  public Uni<RunDetail> get(Actor actor, GetRun request) {
+    UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
+    UUID runId = Ids.parse(request.runId()).orElseThrow(RunService::runNotFound);
+    return Panache.withSession(() -> access.requireWorkUser(actor)
+        .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
+        .onItem().ifNull().failWith(Failures::taskNotFound)
+        .chain(task -> runs.ofTask(task.id, runId)
+            .onItem().ifNull().failWith(RunService::runNotFound)
+            .map(run -> new RunDetail(TaskMapper.toView(task), RunMapper.toView(run)))));
+  }
+
   /** Everything the runner needs to drive a run. */
   public Uni<RunSpec> spec(Actor actor, RunRef request) {
     WorkAccess.requireService(actor);
@@ -261,6 +290,10 @@ public class RunService {
       return null;
     }
     return reason.length() > REASON_MAX_CHARS ? reason.substring(0, REASON_MAX_CHARS) : reason;
+  }
+
+  private static WorkcellException runNotFound() {
+    return Failures.error(ErrorCode.NOT_FOUND, "no such run");
   }
 
   private static Throwable runActive() {

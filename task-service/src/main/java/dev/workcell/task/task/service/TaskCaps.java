@@ -3,6 +3,7 @@ package dev.workcell.task.task.service;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.support.Failures;
+import dev.workcell.task.task.repository.TaskRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,12 +11,14 @@ import java.util.UUID;
 import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
- * The task caps, checked at the start of the create transaction. One account's creates serialize
- * on an advisory lock, so WORK_MAX_TASKS_PER_USER is exact. Far below WORK_MAX_TASKS_GLOBAL
- * creates of different accounts run in parallel (a shared counter row would make every create
- * wait for the previous one's commit); within {@link #GLOBAL_MARGIN} of it they serialize on a
- * global lock too. The margin exceeds the database connections all replicas can use for creates
- * at once, so the global cap stays exact as well.
+ * The task caps of the create transaction. One account's creates serialize on an advisory lock, so
+ * WORK_MAX_TASKS_PER_USER is exact. The counts ride on the create's insert itself (see
+ * {@link TaskRepository#insertWithFirstRun}), which runs after the lock, so a create far from the
+ * caps costs no extra round trip. Far below WORK_MAX_TASKS_GLOBAL creates of different accounts run
+ * in parallel (a shared counter row would make every create wait for the previous one's commit);
+ * within {@link #GLOBAL_MARGIN} of it they serialize on a global lock too. The margin exceeds the
+ * database connections all replicas can use for creates at once, so the global cap stays exact as
+ * well.
  */
 @ApplicationScoped
 public class TaskCaps {
@@ -31,17 +34,37 @@ public class TaskCaps {
     this.settings = settings;
   }
 
-  /** Fails too_many_tasks (429) when a cap is reached; must run in the create transaction. */
-  public Uni<Void> admit(UUID ownerId) {
-    return Panache.getSession().chain(session -> lock(session, ownerId.toString())
-        .chain(() -> counts(session, ownerId, settings.maxTasksGlobal()))
+  /** The account's create lock, held until the transaction ends; take it before the insert. */
+  public Uni<Void> lockOwner(UUID ownerId) {
+    return Panache.getSession().chain(session -> lock(session, ownerId.toString()));
+  }
+
+  /** The owner count the first insert must stay below: the per-account cap. */
+  public long ownerBelow() {
+    return settings.maxTasksPerUser();
+  }
+
+  /** The instance count the first insert must stay below: far from the global cap, no global lock. */
+  public long globalFarBelow() {
+    return Math.max(0, settings.maxTasksGlobal() - GLOBAL_MARGIN);
+  }
+
+  /** The global cap itself: the bound of the second insert, under both locks. */
+  public long globalBelow() {
+    return settings.maxTasksGlobal();
+  }
+
+  /**
+   * After the first insert was refused: fails too_many_tasks (429) when a cap is reached, else
+   * takes the global lock (near the global cap) so the second insert, below the caps themselves,
+   * is exact. Must run in the create transaction, after {@link #lockOwner}.
+   */
+  public Uni<Void> admitNearCaps(UUID ownerId) {
+    return Panache.getSession().chain(session -> counts(session, ownerId, settings.maxTasksGlobal())
         .chain(counts -> {
           if (counts[0] >= settings.maxTasksPerUser()) {
             return Failures.<Void>fail(ErrorCode.TOO_MANY_TASKS,
                 "an account may own at most " + settings.maxTasksPerUser() + " tasks (WORK_MAX_TASKS_PER_USER)");
-          }
-          if (counts[1] < settings.maxTasksGlobal() - GLOBAL_MARGIN) {
-            return Uni.createFrom().voidItem();
           }
           return lock(session, "global")
               .chain(() -> counts(session, ownerId, settings.maxTasksGlobal()))
@@ -51,7 +74,7 @@ public class TaskCaps {
         }));
   }
 
-  /** A transaction-scoped advisory lock; its own statement, so the next count sees what the holder committed. */
+  /** A transaction-scoped advisory lock; its own statement, so the next statement sees what the holder committed. */
   private static Uni<Void> lock(Mutiny.Session session, String key) {
     return session.createNativeQuery("select 1 from (select pg_advisory_xact_lock(?1, hashtext(?2))) l")
         .setParameter(1, LOCKS).setParameter(2, key).getResultList().replaceWithVoid();

@@ -1,5 +1,7 @@
 package dev.workcell.task.task.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
@@ -58,10 +60,11 @@ public class TaskService {
   private final TaskCaps caps;
   private final AuditLog audit;
   private final RunQueue queue;
+  private final ObjectMapper json;
 
   public TaskService(WorkAccess access, TaskRepository tasks, RunRepository runs, PolicyRepository policies,
       ApprovalRepository approvals, RunService runService, MessagePager pager, MessageMapper messageMapper,
-      TaskCaps caps, AuditLog audit, RunQueue queue) {
+      TaskCaps caps, AuditLog audit, RunQueue queue, ObjectMapper json) {
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
@@ -73,11 +76,13 @@ public class TaskService {
     this.caps = caps;
     this.audit = audit;
     this.queue = queue;
+    this.json = json;
   }
 
   /**
-   * A task, its first run and its first message, in one transaction that checks the caps first;
-   * the run is queued for agent-runner once committed.
+   * A task, its first run and its first message, in one transaction that checks the caps first and
+   * writes all rows (audit entry included) in one statement; the run is queued for agent-runner once
+   * committed.
    */
   public Uni<TaskCreated> create(Actor actor, CreateTask request) {
     String message = MessageLimits.requireUserMessage(request.message());
@@ -85,17 +90,26 @@ public class TaskService {
     String title = request.title() == null ? TaskRules.deriveTitle(message) : TaskRules.requireTitle(request.title());
     UUID policyId = request.policyId() == null ? null
         : Ids.parse(request.policyId()).orElseThrow(() -> Failures.invalid("no such runtime policy"));
+    String auditDetail = auditDetail(Map.of("title", title, "providerKind", route.kind(), "providerId", route.providerId(),
+        "model", route.model()));
     OffsetDateTime now = OffsetDateTime.now();
     return Panache.withTransaction(() -> access.requireWorkUser(actor)
-        .call(caller -> caps.admit(caller.accountId()))
+        .call(caller -> caps.lockOwner(caller.accountId()))
         .chain(caller -> policy(policyId).chain(policy -> {
           TaskEntity task = newTask(caller.accountId(), title, route, policy, now);
-          return tasks.persist(task)
-              .chain(() -> runService.open(task, message, now))
-              .call(() -> audit.record(actor, "task.create", task.id, Map.of("title", title, "providerKind", route.kind(),
-                  "providerId", route.providerId(), "model", route.model())))
-              .map(opened -> new TaskCreated(TaskMapper.toView(task), RunMapper.toView(opened.run()),
-                  messageMapper.toView(opened.message())));
+          RunService.Opened opened = runService.prepare(task, message, now);
+          // Far from the caps the counts ride on the insert; a refused insert takes the exact path.
+          return tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail, caps.ownerBelow(),
+                  caps.globalFarBelow())
+              .chain(id -> id != null ? Uni.createFrom().item(id) : caps.admitNearCaps(task.ownerId)
+                  .chain(() -> tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail,
+                      caps.ownerBelow(), caps.globalBelow()))
+                  .onItem().ifNull().failWith(() -> Failures.error(ErrorCode.TOO_MANY_TASKS, "the task caps are reached")))
+              .map(messageId -> {
+                opened.message().id = messageId;
+                return new TaskCreated(TaskMapper.toView(task), RunMapper.toView(opened.run()),
+                    messageMapper.toView(opened.message()));
+              });
         })))
         .call(created -> queue.enqueue(actor, created.task().id(), created.run().id()));
   }
@@ -190,6 +204,15 @@ public class TaskService {
     }
     return Panache.withSession(() -> tasks.existing(ids))
         .map(found -> new KnownTasksReply(found.stream().map(UUID::toString).toList()));
+  }
+
+  /** The audit entry's detail, as {@link AuditLog} writes it. */
+  private String auditDetail(Map<String, String> detail) {
+    try {
+      return json.writeValueAsString(detail);
+    } catch (JsonProcessingException e) {
+      return String.valueOf(detail);
+    }
   }
 
   private Uni<RuntimePolicyEntity> policy(UUID policyId) {

@@ -44,6 +44,13 @@ public interface AgentSettings {
   @WithDefault("120s")
   Duration providerConnectTimeout();
 
+  /**
+   * A provider stream that delivers no bytes for this long fails its round ({@code provider_error})
+   * and the run (WORK_PROVIDER_IDLE_TIMEOUT_MS). Counted on bytes, so a long tool-argument line is no stall.
+   */
+  @WithDefault("120s")
+  Duration providerIdleTimeout();
+
   /** Output tokens a provider that needs a cap (Anthropic) may generate per round. */
   @WithDefault("8192")
   int maxOutputTokens();

@@ -98,6 +98,7 @@ public class AgentLoop {
 
   private RunOutcome drive(RunSpec spec, RunRef ref, RunSignals signals) {
     RunEventStream events = new RunEventStream(publisher, ref.taskId(), ref.runId());
+    RunRecords records = new RunRecords(tasks, ref, settings.taskServiceTimeout().multipliedBy(3));
     RunOutcome outcome;
     try {
       if (signals.ended() != null) {
@@ -108,7 +109,7 @@ public class AgentLoop {
       events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "providerKind", route.kind().wire(),
           "providerId", route.effectiveProviderId(), "model", route.model(), "remote", route.remote());
       events.emit(RunEventType.SKILL_LOADED, "skills", WorkerGuidance.SKILLS.stream().map(WorkerGuidance.Skill::name).toList());
-      outcome = new Run(spec, ref, route, events, signals).rounds();
+      outcome = new Run(spec, ref, route, events, signals, records).rounds();
     } catch (RunEndedElsewhere e) {
       outcome = elsewhere(ref, signals);
     } catch (WorkcellException e) {
@@ -123,7 +124,7 @@ public class AgentLoop {
         outcome = fail(events, ErrorCode.INTERNAL, "the runner failed: " + e.getClass().getSimpleName());
       }
     }
-    return finish(ref, events, outcome);
+    return finish(ref, events, outcome, records);
   }
 
   /** The run's state in task-service if it already ended there (cancelled by its owner, lease lost). */
@@ -151,8 +152,9 @@ public class AgentLoop {
     return new RunOutcome(RunState.FAILED, message);
   }
 
-  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome) {
+  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome, RunRecords records) {
     Thread.interrupted(); // a cancel's interrupt must not break the last calls
+    records.drain(); // usage and tool activity land before the run's end
     if (!outcome.elsewhere()) {
       try {
         tasks.transition(ref, outcome.state().wire(), outcome.reason());
@@ -182,14 +184,16 @@ public class AgentLoop {
     private final ProviderRoute route;
     private final RunEventStream events;
     private final RunSignals signals;
+    private final RunRecords records;
     private final SandboxRef sandbox;
     private final List<ChatMessage> conversation = new ArrayList<>();
     private final int maxRounds = settings.maxRounds();
     private final int toolBudget = settings.toolCallBudget();
     private int toolCallsUsed;
 
-    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals) {
+    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals, RunRecords records) {
       this.signals = signals;
+      this.records = records;
       this.spec = spec;
       this.ref = ref;
       this.route = route;
@@ -267,7 +271,7 @@ public class AgentLoop {
       int calls = request.tools().isEmpty() ? 0 : result.toolCalls().size();
       events.emit(RunEventType.USAGE, "round", round, "inputTokens", result.inputTokens(), "outputTokens", result.outputTokens(),
           "toolCalls", calls);
-      tasks.usage(ref, result.inputTokens(), result.outputTokens(), 1, calls);
+      records.usage(result.inputTokens(), result.outputTokens(), 1, calls);
       return result;
     }
 
@@ -313,7 +317,7 @@ public class AgentLoop {
             return BatchEnd.CANCELLED;
           }
           if (approval == null || approval.allowed()) {
-            tasks.activity(ref, call, "running", null, false);
+            records.activity(call, "running", null, false);
             outcome = tools.run(sandbox, invocation, signals);
             if (signals.ended() != null) {
               return BatchEnd.CANCELLED; // the command was stopped; task-service refuses records of an ended run
@@ -331,7 +335,7 @@ public class AgentLoop {
         if (end == BatchEnd.CANCELLED) {
           return end; // task-service refuses records for an ended run
         }
-        tasks.activity(ref, call, outcome.status(), outcome.output(), outcome.truncated());
+        records.activity(call, outcome.status(), outcome.output(), outcome.truncated());
         tasks.append(ref, MessageRole.TOOL.wire(), outcome.output(), call.id(), List.of());
         events.emit(RunEventType.TOOL_RESULT, "id", call.id(), "name", call.name(), "status", outcome.status(),
             "output", bounded(outcome.output()), "truncated", outcome.truncated());

@@ -4,22 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The HTTP edge to model providers: posts JSON and hands the streamed answer over line by line.
  * A non-2xx answer becomes {@code provider_error} with the provider's own message (bounded); the
- * request headers, which hold the key, never appear in an error or a log.
+ * request headers, which hold the key, never appear in an error or a log. Streams are watched for
+ * silence ({@link StreamIdleWatch}).
  */
 public final class ProviderHttp {
 
@@ -28,10 +30,12 @@ public final class ProviderHttp {
   private final HttpClient client;
   private final ObjectMapper mapper;
   private final Duration headersTimeout;
+  private final Duration idleTimeout;
 
-  public ProviderHttp(ObjectMapper mapper, Duration headersTimeout) {
+  public ProviderHttp(ObjectMapper mapper, Duration headersTimeout, Duration idleTimeout) {
     this.mapper = mapper;
     this.headersTimeout = headersTimeout;
+    this.idleTimeout = idleTimeout;
     this.client = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10))
@@ -43,20 +47,40 @@ public final class ProviderHttp {
     return mapper;
   }
 
-  /** Posts {@code body} and feeds every line of the streamed answer to {@code lines}. */
+  /**
+   * Posts {@code body} and feeds every line of the streamed answer to {@code lines}. A stream that
+   * delivers no bytes for the idle timeout is cut and fails the round ({@code provider_error}).
+   */
   public void streamLines(String url, Map<String, String> headers, Object body, Consumer<String> lines) {
-    HttpResponse<Stream<String>> response = send(url, headers, body, HttpResponse.BodyHandlers.ofLines());
-    try (Stream<String> stream = response.body()) {
+    StreamIdleWatch watch = new StreamIdleWatch(idleTimeout);
+    HttpResponse<InputStream> response = send(url, headers, body, info -> watch.counting(HttpResponse.BodySubscribers.ofInputStream()));
+    try (InputStream in = response.body(); watch) {
+      watch.watch(in);
+      BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       if (response.statusCode() / 100 != 2) {
-        throw failure(url, response.statusCode(), stream.collect(Collectors.joining("\n")));
+        throw failure(url, response.statusCode(), bounded(reader));
       }
-      Iterator<String> it = stream.iterator();
-      while (it.hasNext()) {
-        lines.accept(it.next());
+      String line;
+      while ((line = reader.readLine()) != null) {
+        lines.accept(line);
       }
-    } catch (java.io.UncheckedIOException e) {
-      throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider stream broke: " + e.getCause().getMessage(), e);
+    } catch (IOException e) {
+      if (watch.fired()) {
+        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "no data from the provider for " + StreamIdleWatch.describe(idleTimeout), e);
+      }
+      throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider stream broke: " + e.getMessage(), e);
     }
+  }
+
+  /** The start of an error answer; the rest is not read. */
+  private static String bounded(BufferedReader reader) throws IOException {
+    char[] buffer = new char[ERROR_BODY_MAX_CHARS + 1];
+    int filled = 0;
+    int read;
+    while (filled < buffer.length && (read = reader.read(buffer, filled, buffer.length - filled)) != -1) {
+      filled += read;
+    }
+    return new String(buffer, 0, filled);
   }
 
   /** Posts {@code body} and returns the JSON answer. */

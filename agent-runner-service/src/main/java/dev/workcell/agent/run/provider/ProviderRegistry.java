@@ -35,7 +35,7 @@ public class ProviderRegistry {
   private final int maxOutputTokens;
 
   public ProviderRegistry(ProviderSettings settings, AgentSettings agent, ObjectMapper mapper, AdminProviders admin) {
-    this.http = new ProviderHttp(mapper, agent.providerConnectTimeout());
+    this.http = new ProviderHttp(mapper, agent.providerConnectTimeout(), agent.providerIdleTimeout());
     this.admin = admin;
     this.maxOutputTokens = agent.maxOutputTokens();
     List<Configured> configured = new ArrayList<>();

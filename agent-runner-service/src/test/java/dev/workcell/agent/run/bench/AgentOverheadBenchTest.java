@@ -87,10 +87,11 @@ class AgentOverheadBenchTest {
         | overhead added by the runner | %.3f |
         | ratio runner / baseline | %.2f |
 
-        Per runner round: the provider stream, 7 sequential NATS request-replies (pending messages, usage,
-        2 appended messages, 2 tool-activity records, the read_file) and 3 JetStream events (usage, tool_call,
+        Per runner round: the provider stream, 4 NATS request-replies on the round's path (pending messages,
+        2 appended messages, the read_file), 3 records sent off it in order on the run's own thread (usage,
+        2 tool-activity records; drained before the final transition) and 3 JetStream events (usage, tool_call,
         tool_result; pipelined, acks awaited at the end of the run). The baseline has 1 request-reply, so the
-        overhead is about 6 extra bus round trips per round; a real model round takes seconds.
+        overhead is about 3 extra bus round trips per round; a real model round takes seconds.
         The host was shared with other builds while this ran (see load average); compare the ratio, not absolutes.
         Load average at the end: %s
 

@@ -114,6 +114,7 @@ wt_stack_tests() {
   wt_work_api_checks "$url" "$token" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   # Last before the restart checks: it restarts task-service and agent-runner with a fixture model.
   wt_runner_crash_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   wt_check "env prints the three exports scripts rely on" \
@@ -145,6 +146,7 @@ wt_task_streams_to_done() {
 source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
 source "$ROOT/bin/lib/test-runs.sh"
+source "$ROOT/bin/lib/test-agent-routes.sh"
 
 run_all_tests() {
   local start=$SECONDS

@@ -25,16 +25,8 @@ WT_ROUTES_RUN=
 wt_routes_fixture_url() { printf 'http://127.0.0.1:%s\n' "$WT_ROUTES_MODEL_PORT"; }
 
 wt_routes_fixture_start() {
-  local pidfile=$WT_ROUTES_RUN_DIR/routes-model.pid i
-  wc_pid_alive "$pidfile" && return 0
-  mkdir -p "$WT_ROUTES_RUN_DIR" "$WC_LOGS"
-  python3 "$ROOT/bin/lib/e2e/routes_fixture.py" --port "$WT_ROUTES_MODEL_PORT" >>"$WC_LOGS/routes-model.log" 2>&1 &
-  echo $! >"$pidfile"
-  for ((i = 0; i < 100; i++)); do
-    curl -sf -o /dev/null "$(wt_routes_fixture_url)/" && return 0
-    sleep 0.1
-  done
-  return 1
+  wt_fixture_start routes-model "$WT_ROUTES_RUN_DIR" "$(wt_routes_fixture_url)/" \
+    "$ROOT/bin/lib/e2e/routes_fixture.py" --port "$WT_ROUTES_MODEL_PORT"
 }
 
 wt_routes_fixture_stop() { wc_stop_pid routes-model "$WT_ROUTES_RUN_DIR/routes-model.pid"; }
@@ -61,15 +53,6 @@ wt_routes_key_value() {
     ollama | openai) printf 'Bearer %s\n' "$2" ;;
     *) printf '%s\n' "$2" ;;
   esac
-}
-
-# wt_routes_json PATH — one value of the JSON on stdin ("task.id"); empty when absent.
-wt_routes_json() {
-  python3 -c 'import json,sys
-v=json.load(sys.stdin)
-for k in sys.argv[1].split("."):
-    v=v.get(k) if isinstance(v,dict) else None
-print("" if v is None else v)' "$1"
 }
 
 wt_routes_register() {
@@ -105,8 +88,8 @@ wt_routes_first_run() {
   created=$(curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d '{"message":"'"$WT_ROUTES_FIRST"'","provider":"'"$kind"'","providerId":"routes-'"$kind"'","model":"'"$model"'"}' \
     "$url/api/work/tasks") || return 1
-  WT_ROUTES_TASK=$(wt_routes_json task.id <<<"$created")
-  WT_ROUTES_RUN=$(wt_routes_json run.id <<<"$created")
+  WT_ROUTES_TASK=$(wt_json task.id <<<"$created")
+  WT_ROUTES_RUN=$(wt_json run.id <<<"$created")
   echo "task $WT_ROUTES_TASK run $WT_ROUTES_RUN"
   [[ -n $WT_ROUTES_TASK && -n $WT_ROUTES_RUN ]] || return 1
   wt_routes_follow "$url" "$token" "$WT_ROUTES_DIR/$kind-1.sse" || return 1
@@ -117,14 +100,14 @@ wt_routes_file_readable() {
   local url=$1 token=$2 body
   body=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_ROUTES_TASK/file?path=index.html") || return 1
   echo "index.html: $body"
-  wt_routes_json content <<<"$body" | grep -q '<title>Routes fixture page</title>'
+  wt_json content <<<"$body" | grep -q '<title>Routes fixture page</title>'
 }
 
 wt_routes_completed() {
   local url=$1 token=$2 detail messages
   detail=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_ROUTES_TASK") || return 1
-  echo "task $(wt_routes_json task.state <<<"$detail"), run $(wt_routes_json latestRun.state <<<"$detail")"
-  [[ $(wt_routes_json task.state <<<"$detail") == completed && $(wt_routes_json latestRun.state <<<"$detail") == completed ]] || return 1
+  echo "task $(wt_json task.state <<<"$detail"), run $(wt_json latestRun.state <<<"$detail")"
+  [[ $(wt_json task.state <<<"$detail") == completed && $(wt_json latestRun.state <<<"$detail") == completed ]] || return 1
   # The stored answer names what the model saw in the ls tool result.
   messages=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_ROUTES_TASK/messages") || return 1
   grep -o 'Done. ls listed: [^"]*' <<<"$messages" | grep -q 'index.html'
@@ -134,7 +117,7 @@ wt_routes_follow_up() {
   local url=$1 token=$2 kind=$3 model=$4 started
   started=$(curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d '{"message":"'"$WT_ROUTES_SECOND"'"}' "$url/api/work/tasks/$WT_ROUTES_TASK/runs") || return 1
-  WT_ROUTES_RUN=$(wt_routes_json run.id <<<"$started")
+  WT_ROUTES_RUN=$(wt_json run.id <<<"$started")
   echo "follow-up run $WT_ROUTES_RUN"
   [[ -n $WT_ROUTES_RUN ]] || return 1
   wt_routes_follow "$url" "$token" "$WT_ROUTES_DIR/$kind-2.sse" || return 1

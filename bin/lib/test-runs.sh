@@ -21,28 +21,11 @@ WT_RUNS_SSE_PID=
 wt_runs_model_url() { printf 'http://127.0.0.1:%s\n' "$WT_RUNS_MODEL_PORT"; }
 
 wt_runs_model_start() {
-  local pidfile=$WC_RUN/runs-model.pid i
-  wc_pid_alive "$pidfile" && return 0
-  mkdir -p "$WC_RUN" "$WC_LOGS"
-  python3 "$ROOT/bin/lib/e2e/runs_ollama_fixture.py" --port "$WT_RUNS_MODEL_PORT" >>"$WC_LOGS/runs-model.log" 2>&1 &
-  echo $! >"$pidfile"
-  for ((i = 0; i < 50; i++)); do
-    curl -sf -o /dev/null "$(wt_runs_model_url)/api/version" && return 0
-    sleep 0.1
-  done
-  return 1
+  wt_fixture_start runs-model "$WC_RUN" "$(wt_runs_model_url)/api/version" \
+    "$ROOT/bin/lib/e2e/runs_ollama_fixture.py" --port "$WT_RUNS_MODEL_PORT"
 }
 
 wt_runs_model_stop() { wc_stop_pid runs-model "$WC_RUN/runs-model.pid"; }
-
-# wt_runs_json PATH — reads one value of the JSON on stdin ("latestRun.state"); empty when absent.
-wt_runs_json() {
-  python3 -c 'import json,sys
-v=json.load(sys.stdin)
-for k in sys.argv[1].split("."):
-    v=v.get(k) if isinstance(v,dict) else None
-print("" if v is None else v)' "$1"
-}
 
 # wt_runs_wait SECONDS CMD... — retries CMD every half second until it succeeds or time runs out.
 wt_runs_wait() {
@@ -92,8 +75,8 @@ wt_runs_command_running() {
   local url=$1 token=$2 created container
   created=$(curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d '{"message":"Write notes.txt, then run the long job.","provider":"ollama","model":"runs-crash"}' "$url/api/work/tasks") || return 1
-  WT_RUNS_TASK=$(wt_runs_json task.id <<<"$created")
-  WT_RUNS_RUN=$(wt_runs_json run.id <<<"$created")
+  WT_RUNS_TASK=$(wt_json task.id <<<"$created")
+  WT_RUNS_RUN=$(wt_json run.id <<<"$created")
   [[ -n $WT_RUNS_TASK && -n $WT_RUNS_RUN ]] || return 1
   echo "task $WT_RUNS_TASK run $WT_RUNS_RUN"
   curl -s -N --max-time 300 -H "Authorization: Bearer $token" \
@@ -118,13 +101,13 @@ wt_runs_killed_runner_fails() {
   echo "killed agent-runner $pid"
   wt_runs_wait 60 wt_runs_run_state_is failed "$url" "$token" || return 1
   detail=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_RUNS_TASK") || return 1
-  echo "run ended: $(wt_runs_json latestRun.reason <<<"$detail")"
-  [[ $(wt_runs_json latestRun.reason <<<"$detail") == runner_lost* ]] && [[ $(wt_runs_json task.state <<<"$detail") == failed ]]
+  echo "run ended: $(wt_json latestRun.reason <<<"$detail")"
+  [[ $(wt_json latestRun.reason <<<"$detail") == runner_lost* ]] && [[ $(wt_json task.state <<<"$detail") == failed ]]
 }
 
 wt_runs_run_state_is() {
   local want=$1 url=$2 token=$3 state
-  state=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_RUNS_TASK" | wt_runs_json latestRun.state)
+  state=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_RUNS_TASK" | wt_json latestRun.state)
   echo "run state: $state"
   [[ $state == "$want" ]]
 }
@@ -157,5 +140,5 @@ wt_runs_files_kept() {
   wc_pid_alive "$state/run/agent-runner-service.pid" || return 1
   body=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$WT_RUNS_TASK/file?path=notes.txt") || return 1
   echo "notes.txt: $body"
-  [[ $(wt_runs_json content <<<"$body") == "Notes written by the runs fixture model." ]]
+  [[ $(wt_json content <<<"$body") == "Notes written by the runs fixture model." ]]
 }

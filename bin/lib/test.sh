@@ -142,6 +142,31 @@ wt_task_streams_to_done() {
     && [[ $(grep '^event:' <<<"$events" | tail -n 1) == event:done ]] && grep -q '"type":"done".*"state":"failed"' <<<"$events"
 }
 
+# wt_fixture_start NAME RUN_DIR PROBE_URL SCRIPT ARGS... — starts a python3 fixture server of a
+# stack check (pid in RUN_DIR/NAME.pid, log in WC_LOGS/NAME.log) and waits up to 10 s for PROBE_URL.
+wt_fixture_start() {
+  local name=$1 dir=$2 probe=$3 i
+  shift 3
+  wc_pid_alive "$dir/$name.pid" && return 0
+  mkdir -p "$dir" "$WC_LOGS"
+  python3 "$@" >>"$WC_LOGS/$name.log" 2>&1 &
+  echo $! >"$dir/$name.pid"
+  for ((i = 0; i < 100; i++)); do
+    curl -sf -o /dev/null "$probe" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# wt_json PATH — one value of the JSON on stdin ("task.id"); empty when absent.
+wt_json() {
+  python3 -c 'import json,sys
+v=json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    v=v.get(k) if isinstance(v,dict) else None
+print("" if v is None else v)' "$1"
+}
+
 # Real-stack check sets of the Work API and the Open Terminal API.
 source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"

@@ -31,6 +31,7 @@ func run(args []string) int {
 	root := fs.String("root", "/workspace", "workspace directory every path is confined beneath")
 	maxOutput := fs.Int("max-output-chars", 50_000, "per-stream cap on exec output kept in the result")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	connect := fs.String("connect", "", "serve on this unix socket (after a token line on stdin) instead of stdin/stdout")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -68,12 +69,29 @@ func run(args []string) int {
 	// celld before it can clean up; handled signals revert to default in children.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
-	s := newServer(r, *maxOutput, os.Stdout)
-	stop := make(chan error, 1)
-	// A failed stdout write means the caller is gone: clean up and leave (a blocked stdin read
-	// cannot be interrupted, so do not wait for serve).
+	var in io.Reader = os.Stdin
+	var out io.Writer = os.Stdout
+	stop := make(chan error, 2)
+	if *connect != "" {
+		token, err := readToken(os.Stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "celld: %v\n", err)
+			return 2
+		}
+		conn, err := dialCaller(*connect, token)
+		if err != nil {
+			fmt.Fprintf(stderr, "celld: %v\n", err)
+			return 1
+		}
+		in, out = conn, conn
+		// The exec stays attached: EOF on stdin still means the caller is done with this celld.
+		go func() { io.Copy(io.Discard, os.Stdin); stop <- nil }()
+	}
+	s := newServer(r, *maxOutput, out)
+	// A failed write means the caller is gone: clean up and leave (a blocked read cannot be
+	// interrupted, so do not wait for serve).
 	s.out.onFail = func(error) { stop <- nil }
-	go func() { stop <- s.serve(os.Stdin) }()
+	go func() { stop <- s.serve(in) }()
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	select {

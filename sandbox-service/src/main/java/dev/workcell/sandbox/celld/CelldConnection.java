@@ -325,7 +325,31 @@ public final class CelldConnection implements ExecStream.Listener {
     sinks.clear();
   }
 
-  private String stderrSuffix() {
+  /**
+   * For the exec that started a celld serving over its socket: stderr and the exec's end reach this
+   * connection; stdout carries nothing then and is ignored.
+   */
+  ExecStream.Listener execSideListener() {
+    CelldConnection connection = this;
+    return new ExecStream.Listener() {
+      @Override
+      public void stdout(byte[] data) {
+        // frames travel over the socket
+      }
+
+      @Override
+      public void stderr(byte[] data) {
+        connection.stderr(data);
+      }
+
+      @Override
+      public void closed(Throwable cause) {
+        connection.closed(cause);
+      }
+    };
+  }
+
+  String stderrSuffix() {
     synchronized (stderrTail) {
       return stderrTail.isEmpty() ? "" : " (celld stderr: " + stderrTail.toString().strip() + ")";
     }

@@ -2,20 +2,33 @@ package dev.workcell.sandbox.celld;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.config.CelldChannels;
 import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxInstance;
+import dev.workcell.sandbox.runtime.SandboxSpec;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-/** Starts {@code celld serve} in a running sandbox and proves it answers before anyone uses it. */
+/**
+ * Starts {@code celld serve} in a running sandbox and proves it answers before anyone uses it. With
+ * the socket channel celld dials back over its sandbox's socket directory and the exec only carries
+ * the token, stderr and the end of celld's life; otherwise frames travel over the exec itself.
+ */
 @ApplicationScoped
 public class CelldLauncher {
 
   private static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private final SandboxDriver driver;
   private final SandboxSettings settings;
@@ -25,13 +38,16 @@ public class CelldLauncher {
     this.settings = settings;
   }
 
-  /** celld confined to {@code root}, the sandbox's mount point; {@code name} is for logs. */
-  public CelldConnection open(String name, SandboxInstance instance, String root) {
+  /** celld confined to the sandbox's mount point; {@code name} is for logs. */
+  public CelldConnection open(String name, SandboxInstance instance, SandboxSpec spec) {
     CelldConnection connection = new CelldConnection(name, instance.containerId());
-    connection.attach(driver.exec(instance, root, command(root), connection));
+    Optional<Path> socketDir = spec.celldSocketDir(instance.name());
     try {
+      connection.attach(socketDir.isPresent()
+          ? overSocket(name, instance, spec.workdir(), socketDir.get(), connection)
+          : driver.exec(instance, spec.workdir(), command(spec.workdir(), List.of()), connection));
       String version = CelldReplies.pongVersion(connection.call("ping", null, PING_TIMEOUT));
-      Log.debugf("celld %s serving %s", version, name);
+      Log.debugf("celld %s serving %s over %s", version, name, socketDir.isPresent() ? "its socket" : "the exec");
       return connection;
     } catch (WorkcellException e) {
       connection.close(e);
@@ -39,8 +55,25 @@ public class CelldLauncher {
     }
   }
 
-  private List<String> command(String root) {
-    return List.of(SandboxHardening.CELLD, "serve", "--root", root,
-        "--max-output-chars", Integer.toString(settings.maxOutputChars()));
+  private ExecStream overSocket(String name, SandboxInstance instance, String root, Path dir, CelldConnection connection) {
+    try (CelldSocket socket = CelldSocket.listen(dir)) {
+      String inSandbox = SandboxHardening.CELLD_MOUNT + "/" + CelldChannels.SOCKET;
+      ExecStream exec = driver.exec(instance, root, command(root, List.of("--connect", inSandbox)), connection.execSideListener());
+      try {
+        exec.write(socket.tokenLine());
+        SocketChannel channel = socket.accept(CONNECT_TIMEOUT);
+        return SocketFrameStream.start(name, channel, exec, connection);
+      } catch (IOException | RuntimeException e) {
+        exec.close();
+        throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld's socket failed: " + e.getMessage() + connection.stderrSuffix(), e);
+      }
+    }
+  }
+
+  private List<String> command(String root, List<String> extra) {
+    List<String> command = new ArrayList<>(List.of(SandboxHardening.CELLD, "serve", "--root", root,
+        "--max-output-chars", Integer.toString(settings.maxOutputChars())));
+    command.addAll(extra);
+    return command;
   }
 }

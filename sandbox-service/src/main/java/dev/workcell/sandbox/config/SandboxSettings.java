@@ -97,6 +97,27 @@ public interface SandboxSettings {
   /** Open Terminal homes (one per user id): their spec, since they have no task policy. */
   Home home();
 
+  /** How sandbox-service reaches celld in a running sandbox. */
+  Celld celld();
+
+  interface Celld {
+
+    /**
+     * {@code socket}: celld dials a unix socket in a host directory mounted read-only into its sandbox,
+     * so requests skip dockerd's stream relay; {@code exec}: frames over the exec's stdin/stdout, for an
+     * engine on another host; {@code auto}: socket when DOCKER_HOST is a unix socket, else exec.
+     */
+    @WithDefault("auto")
+    String channel();
+
+    /**
+     * Host directory holding one small directory per sandbox (its socket). Keep it short: a unix socket
+     * path has at most 107 bytes, and this plus the instance name and 28 more must fit.
+     */
+    @WithDefault("/run/workcell/cells")
+    String socketDir();
+  }
+
   interface Home {
 
     /** Image of home sandboxes; absent means the runtime image. */

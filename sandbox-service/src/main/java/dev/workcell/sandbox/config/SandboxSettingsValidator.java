@@ -21,8 +21,9 @@ public class SandboxSettingsValidator {
   private static final Pattern NETWORK_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
   private static final Pattern INSTANCE = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,62}");
 
-  void check(@Observes @Priority(1) StartupEvent event, SandboxSettings settings) {
+  void check(@Observes @Priority(1) StartupEvent event, SandboxSettings settings, DockerSettings docker) {
     List<String> problems = problems(settings);
+    problems.addAll(celldProblems(settings, docker));
     if (!problems.isEmpty()) {
       String message = "sandbox-service refuses to start; fix these settings:\n  - " + String.join("\n  - ", problems);
       Log.error(message);
@@ -64,6 +65,23 @@ public class SandboxSettingsValidator {
         "must be 1..10000");
     require(problems, !s.home().idleTimeout().isNegative(), "home.idle-timeout", s.home().idleTimeout(),
         "must be 0 (never) or a positive duration such as 15m");
+    return problems;
+  }
+
+  /** Problems of the celld channel, which depends on where the engine runs. */
+  public static List<String> celldProblems(SandboxSettings s, DockerSettings docker) {
+    List<String> problems = new ArrayList<>();
+    String channel = s.celld().channel();
+    require(problems, List.of("auto", "socket", "exec").contains(channel), "celld.channel", channel, "must be auto, socket or exec");
+    if ("socket".equals(channel)) {
+      require(problems, CelldChannels.localEngine(docker.host()), "celld.channel", channel,
+          "needs the Docker engine on this host (a unix DOCKER_HOST); use exec for " + docker.host());
+    }
+    if (CelldChannels.usesSocket(s, docker)) {
+      String longest = CelldChannels.socketRoot(s) + "/0123456789abcdef/" + CelldChannels.SOCKET;
+      require(problems, s.celld().socketDir().startsWith("/") && longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 107,
+          "celld.socket-dir", s.celld().socketDir(), "must be an absolute path short enough for a unix socket path (" + longest + ")");
+    }
     return problems;
   }
 

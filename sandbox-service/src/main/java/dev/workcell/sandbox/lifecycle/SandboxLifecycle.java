@@ -283,11 +283,11 @@ public class SandboxLifecycle {
         instance = driver.create(key, spec, specs.encode(policy));
       }
       if (!instance.running()) {
-        driver.start(instance);
+        driver.start(instance, spec);
         instance = new SandboxInstance(instance.containerId(), instance.name(), "running", instance.labels());
       }
       CelldConnection connection = current != null && current.celld().open()
-          && current.instance().containerId().equals(instance.containerId()) ? current.celld() : celld.open(key.describe(), instance, spec.workdir());
+          && current.instance().containerId().equals(instance.containerId()) ? current.celld() : celld.open(key.describe(), instance, spec);
       ActiveSandbox started = new ActiveSandbox(instance, spec, connection);
       active.put(taskId, started);
       return started;

@@ -28,7 +28,7 @@ public interface SandboxDriver {
    */
   SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel);
 
-  void start(SandboxInstance instance);
+  void start(SandboxInstance instance, SandboxSpec spec);
 
   /** Stops the container; the volume is untouched. */
   void stop(SandboxInstance instance);

@@ -9,7 +9,7 @@ import java.util.List;
  */
 public final class SandboxHardening {
 
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   public static final String USER = "1000:1000";
   /** A task's mount point; a home mounts its volume at {@link SandboxKey#HOME_DIR} instead (see SandboxSpec). */
@@ -24,6 +24,8 @@ public final class SandboxHardening {
   /** The container's only process besides celld execs: an idle sleeper reaped by --init. */
   public static final List<String> ENTRYPOINT = List.of("sleep", "infinity");
   public static final String CELLD = "/usr/local/bin/celld";
+  /** Where a sandbox sees its celld socket directory (read-only: celld may only dial in, never plant a file). */
+  public static final String CELLD_MOUNT = "/run/workcell";
 
   private SandboxHardening() {}
 
@@ -39,6 +41,6 @@ public final class SandboxHardening {
   public static String describe() {
     return "v=" + VERSION + ";user=" + USER + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
         + ";secopt=" + SECURITY_OPT + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
-        + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT;
+        + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT + ";celldmount=" + CELLD_MOUNT + ":ro";
   }
 }

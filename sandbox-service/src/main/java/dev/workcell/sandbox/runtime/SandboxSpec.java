@@ -4,13 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The effective, fully resolved configuration of one sandbox: policy fields merged over the global
  * settings. Network-only fields are blank when {@code network} is off, so they cannot cause drift there.
  * {@code workdir} is where the volume is mounted (also the working directory and celld's root):
- * {@code /workspace} for tasks, {@code /home/user} for homes.
+ * {@code /workspace} for tasks, {@code /home/user} for homes. {@code celldSocketRoot} is the host
+ * directory of celld's per-sandbox socket directories, blank when celld is reached over the exec.
  */
 public record SandboxSpec(
     String image,
@@ -23,7 +26,8 @@ public record SandboxSpec(
     List<String> dns,
     int previewPort,
     String previewBind,
-    String workdir) {
+    String workdir,
+    String celldSocketRoot) {
 
   public SandboxSpec {
     dns = List.copyOf(dns);
@@ -34,14 +38,30 @@ public record SandboxSpec(
     return SandboxKey.HOME_DIR.equals(workdir);
   }
 
+  /**
+   * The host directory mounted read-only at {@link SandboxHardening#CELLD_MOUNT} in the sandbox named
+   * {@code container}, holding the socket celld dials; empty when celld is reached over the exec.
+   * Named from a hash so any container name gives a short socket path.
+   */
+  public Optional<Path> celldSocketDir(String container) {
+    if (celldSocketRoot.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(celldSocketRoot, HexFormat.of().formatHex(sha256(container)).substring(0, 16)));
+  }
+
   /** sha256 over every field and the hardening profile; stored as the policy-hash label. */
   public String hash() {
     String canonical = SandboxHardening.describe() + ";image=" + image + ";memory=" + memoryBytes + ";swap=" + memoryBytes
         + ";nanocpus=" + nanoCpus + ";pids=" + pidsLimit + ";tmp=" + tmpBytes + ";network=" + network
         + ";netname=" + networkName + ";dns=" + String.join(",", dns) + ";preview=" + previewBind + ":" + previewPort
-        + ";mount=" + workdir;
+        + ";mount=" + workdir + ";celld=" + celldSocketRoot;
+    return HexFormat.of().formatHex(sha256(canonical));
+  }
+
+  private static byte[] sha256(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from the JDK", e);
     }

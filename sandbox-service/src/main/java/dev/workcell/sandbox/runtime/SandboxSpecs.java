@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.config.CelldChannels;
+import dev.workcell.sandbox.config.DockerSettings;
 import dev.workcell.sandbox.config.ResourceQuantities;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.config.SandboxSettingsValidator;
@@ -20,10 +22,12 @@ public class SandboxSpecs {
 
   private final SandboxSettings settings;
   private final ObjectMapper json;
+  private final String celldSocketRoot;
 
-  public SandboxSpecs(SandboxSettings settings, ObjectMapper json) {
+  public SandboxSpecs(SandboxSettings settings, DockerSettings docker, ObjectMapper json) {
     this.settings = settings;
     this.json = json;
+    this.celldSocketRoot = CelldChannels.usesSocket(settings, docker) ? CelldChannels.socketRoot(settings) : "";
   }
 
   /** The spec of a sandbox whose volume is mounted at {@code workdir}. */
@@ -54,7 +58,7 @@ public class SandboxSpecs {
     List<String> dns = network ? settings.runtimeDns().map(SandboxSettingsValidator::dnsEntries).orElse(List.of()) : List.of();
     return new SandboxSpec(image, memory, nanoCpus, pids, tmp, network,
         network ? settings.networkName() : "none", dns,
-        network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir);
+        network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir, celldSocketRoot);
   }
 
   /** The policy as stored in the sandbox's policy label. */

@@ -36,9 +36,10 @@ import org.junit.jupiter.api.Test;
 @Tag("bench")
 class SandboxLatencyBenchTest {
 
-  private static final int API_ITERATIONS = 200;
+  private static final int API_ITERATIONS = Integer.getInteger("bench.iterations", 1000);
   private static final int CLI_ITERATIONS = 30;
-  private static final int API_WARMUP = 20;
+  /** A long-running service answers from JIT-compiled code: warm up past the C2 thresholds first. */
+  private static final int API_WARMUP = Integer.getInteger("bench.warmup", 3000);
   private static final int CLI_WARMUP = 3;
   private static final int COLD_RUNS = 3;
   private static final String CONTENT = "0123456789abcdef".repeat(256); // 4096 bytes

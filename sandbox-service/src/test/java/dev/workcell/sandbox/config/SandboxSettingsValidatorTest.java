@@ -45,6 +45,23 @@ class SandboxSettingsValidatorTest {
   }
 
   @Test
+  void theCelldSocketNeedsALocalEngineAndAShortPath() {
+    DockerSettings local = () -> "unix:///var/run/docker.sock";
+    DockerSettings remote = () -> "tcp://127.0.0.1:2375";
+    assertThat(SandboxSettingsValidator.celldProblems(settings(Map.of()), local)).isEmpty();
+    assertThat(SandboxSettingsValidator.celldProblems(settings(Map.of()), remote)).isEmpty(); // auto falls back to exec
+    assertThat(String.join("\n", SandboxSettingsValidator.celldProblems(settings(Map.of("channel", "socket")), remote)))
+        .contains("workcell.sandbox.celld.channel = 'socket'").contains("use exec for tcp://127.0.0.1:2375");
+    assertThat(String.join("\n", SandboxSettingsValidator.celldProblems(settings(Map.of("channel", "pipe")), local)))
+        .contains("must be auto, socket or exec");
+    assertThat(String.join("\n", SandboxSettingsValidator.celldProblems(settings(Map.of("socketDir", "/" + "x".repeat(90))), local)))
+        .contains("workcell.sandbox.celld.socket-dir").contains("short enough");
+    assertThat(CelldChannels.usesSocket(settings(Map.of()), local)).isTrue();
+    assertThat(CelldChannels.usesSocket(settings(Map.of()), remote)).isFalse();
+    assertThat(CelldChannels.usesSocket(settings(Map.of("channel", "exec")), local)).isFalse();
+  }
+
+  @Test
   void workNamesAliasTheProperties() {
     var aliases = new WorkEnvAliases(Map.of("WORK_RUNTIME_IMAGE", "example/image:1", "WORK_CPU_LIMIT", "1.5")::get);
     assertThat(aliases.getValue("workcell.sandbox.runtime-image")).isEqualTo("example/image:1");
@@ -90,6 +107,12 @@ class SandboxSettingsValidatorTest {
           public boolean network() { return true; }
           public int maxActive() { return Integer.parseInt(o.getOrDefault("homes", "20")); }
           public Duration idleTimeout() { return Duration.parse(o.getOrDefault("homeIdle", "PT15M")); }
+        };
+      }
+      public Celld celld() {
+        return new Celld() {
+          public String channel() { return o.getOrDefault("channel", "auto"); }
+          public String socketDir() { return o.getOrDefault("socketDir", "/run/workcell/cells"); }
         };
       }
     };

@@ -62,10 +62,18 @@ class SandboxHardeningTest {
     assertThat(host.getNetworkMode()).isEqualTo(TestDocker.NETWORK);
     assertThat(inspect.getNetworkSettings().getNetworks()).containsOnlyKeys(TestDocker.NETWORK);
     assertThat(host.getBinds()).isNullOrEmpty();
-    assertThat(inspect.getMounts()).singleElement().satisfies(mount -> {
-      assertThat(mount.getName()).isEqualTo(SandboxNames.volume(ref.taskId()));
-      assertThat(mount.getDestination().getPath()).isEqualTo("/workspace");
-    });
+    // The workspace volume, and celld's socket directory of this sandbox alone, read-only.
+    assertThat(inspect.getMounts()).hasSize(2);
+    assertThat(inspect.getMounts()).filteredOn(mount -> "/workspace".equals(mount.getDestination().getPath())).singleElement()
+        .satisfies(mount -> {
+          assertThat(mount.getName()).isEqualTo(SandboxNames.volume(ref.taskId()));
+          assertThat(mount.getRW()).isTrue();
+        });
+    assertThat(inspect.getMounts()).filteredOn(mount -> "/run/workcell".equals(mount.getDestination().getPath())).singleElement()
+        .satisfies(mount -> {
+          assertThat(mount.getSource()).startsWith("/run/workcell/cells/test-sandbox-service/").matches(".*/[0-9a-f]{16}");
+          assertThat(mount.getRW()).isFalse();
+        });
     Map<ExposedPort, Ports.Binding[]> published = inspect.getNetworkSettings().getPorts().getBindings();
     assertThat(published).containsOnlyKeys(ExposedPort.tcp(4173));
     assertThat(published.get(ExposedPort.tcp(4173))).singleElement().satisfies(binding -> {
@@ -94,7 +102,9 @@ class SandboxHardeningTest {
     SandboxRef ref = sandboxes.shared();
     CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
         "id -u; id -g; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; "
-            + "touch /rootfs-probe 2>&1 || echo ro-root; grep ' /tmp ' /proc/mounts; pwd", 30), CommandResult.class);
+            + "touch /rootfs-probe 2>&1 || echo ro-root; grep ' /tmp ' /proc/mounts; pwd; "
+            + "touch /run/workcell/planted 2>/dev/null || echo ro-celld-dir; echo celld-dir-entries=$(ls -A /run/workcell | wc -l)",
+        30), CommandResult.class);
     assertThat(result.exitCode()).isZero();
     assertThat(result.stdout())
         .contains("1000\n1000\n")
@@ -102,7 +112,10 @@ class SandboxHardeningTest {
         .contains("CapBnd:\t0000000000000000")
         .contains("NoNewPrivs:\t1")
         .contains("ro-root")
-        .contains("/workspace");
+        .contains("/workspace")
+        // Nothing can be planted where celld dials in, and once it did the socket is gone.
+        .contains("ro-celld-dir")
+        .contains("celld-dir-entries=0");
     assertThat(result.stdout().lines().filter(line -> line.contains(" /tmp ")).findFirst().orElseThrow())
         .contains("nosuid").contains("nodev");
   }

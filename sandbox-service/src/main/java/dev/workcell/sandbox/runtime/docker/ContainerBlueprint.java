@@ -5,12 +5,15 @@ import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.BindOptions;
+import com.github.dockerjava.api.model.BindPropagation;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +36,7 @@ final class ContainerBlueprint {
         .withNanoCPUs(spec.nanoCpus())
         .withPidsLimit(spec.pidsLimit())
         .withNetworkMode(spec.networkName())
-        .withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(spec.workdir())));
+        .withMounts(mounts(spec, name, volume));
     CreateContainerCmd cmd = docker.createContainerCmd(spec.image())
         .withName(name)
         .withLabels(labels)
@@ -53,5 +56,15 @@ final class ContainerBlueprint {
       cmd.withExposedPorts(preview);
     }
     return cmd;
+  }
+
+  /** The workspace volume, and (socket channel) the sandbox's own celld socket directory, read-only. */
+  private static List<Mount> mounts(SandboxSpec spec, String name, String volume) {
+    List<Mount> mounts = new ArrayList<>();
+    mounts.add(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(spec.workdir()));
+    spec.celldSocketDir(name).ifPresent(dir -> mounts.add(new Mount().withType(MountType.BIND).withSource(dir.toString())
+        .withTarget(SandboxHardening.CELLD_MOUNT).withReadOnly(true)
+        .withBindOptions(new BindOptions().withPropagation(BindPropagation.R_PRIVATE))));
+    return mounts;
   }
 }

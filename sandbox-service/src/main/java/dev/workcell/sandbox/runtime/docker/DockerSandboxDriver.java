@@ -23,6 +23,8 @@ import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +90,7 @@ public class DockerSandboxDriver implements SandboxDriver {
       labels.put(SandboxLabels.POLICY_HASH, spec.hash());
       labels.put(SandboxLabels.POLICY, policyLabel);
       String name = key.container();
+      prepareCelldSocketDir(spec, name);
       String id;
       try {
         id = ContainerBlueprint.create(docker, spec, name, volume, labels).exec().getId();
@@ -110,8 +113,9 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   @Override
-  public void start(SandboxInstance instance) {
+  public void start(SandboxInstance instance, SandboxSpec spec) {
     run("start sandbox " + instance.name(), () -> {
+      prepareCelldSocketDir(spec, instance.name());
       try {
         docker.startContainerCmd(instance.containerId()).exec();
       } catch (NotModifiedException alreadyRunning) {
@@ -200,6 +204,17 @@ public class DockerSandboxDriver implements SandboxDriver {
       }
       return Optional.of(new PreviewEndpoint(bindings[0].getHostIp(), Integer.parseInt(bindings[0].getHostPortSpec())));
     }));
+  }
+
+  /** A bind mount's source must exist when the container is created and every time it starts (/run empties on reboot). */
+  private static void prepareCelldSocketDir(SandboxSpec spec, String name) {
+    spec.celldSocketDir(name).ifPresent(dir -> {
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "cannot create celld's socket directory " + dir + ": " + e.getMessage(), e);
+      }
+    });
   }
 
   private String ensureVolume(SandboxKey key) {

@@ -61,7 +61,7 @@ final class HardeningCheck {
     expect(drift, "dns", spec.dns(), list(host.getDns()));
     expect(drift, "publish all", false, Boolean.TRUE.equals(host.getPublishAllPorts()));
     expect(drift, "port bindings", expectedPorts(spec), ports(host.getPortBindings()));
-    expect(drift, "mounts", List.of(volume + "->" + spec.workdir() + ":rw"), mounts(inspect));
+    expect(drift, "mounts", expectedMounts(spec, inspect.getName(), volume), mounts(inspect));
     if (inspect.getNetworkSettings() != null && inspect.getNetworkSettings().getNetworks() != null) {
       expect(drift, "networks", Set.of(spec.networkName()), inspect.getNetworkSettings().getNetworks().keySet());
     }
@@ -96,14 +96,27 @@ final class HardeningCheck {
     return out.stream().sorted().toList();
   }
 
+  private static List<String> expectedMounts(SandboxSpec spec, String name, String volume) {
+    List<String> mounts = new ArrayList<>();
+    mounts.add(volume + "->" + spec.workdir() + ":rw");
+    spec.celldSocketDir(containerName(name)).ifPresent(dir -> mounts.add(dir + "->" + SandboxHardening.CELLD_MOUNT + ":ro"));
+    return mounts.stream().sorted().toList();
+  }
+
+  /** A volume by name, a bind mount by its host path; then where it is mounted and how. */
   private static List<String> mounts(InspectContainerResponse inspect) {
     if (inspect.getMounts() == null) {
       return List.of();
     }
     return inspect.getMounts().stream()
-        .map(m -> m.getName() + "->" + (m.getDestination() == null ? null : m.getDestination().getPath())
-            + (Boolean.TRUE.equals(m.getRW()) ? ":rw" : ":ro"))
+        .map(m -> (m.getName() != null ? m.getName() : m.getSource()) + "->"
+            + (m.getDestination() == null ? null : m.getDestination().getPath()) + (Boolean.TRUE.equals(m.getRW()) ? ":rw" : ":ro"))
         .sorted().toList();
+  }
+
+  /** Inspect names containers with a leading slash. */
+  private static String containerName(String inspected) {
+    return inspected != null && inspected.startsWith("/") ? inspected.substring(1) : inspected;
   }
 
   private static List<String> caps(Capability[] caps) {

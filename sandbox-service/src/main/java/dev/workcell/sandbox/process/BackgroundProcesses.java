@@ -19,12 +19,12 @@ import dev.workcell.sandbox.files.WorkspacePath;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.sandbox.lifecycle.SandboxSession;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -63,7 +63,8 @@ public class BackgroundProcesses {
       args.set("env", CommandEnv.validate(request.env()));
     }
     tail(args, request.tail());
-    return call(() -> Optional.of(lifecycle.use(request.sandbox())), "proc_start", args, Duration.ofMillis(waitMs).plus(WAIT_MARGIN))
+    Duration timeout = Duration.ofMillis(waitMs).plus(WAIT_MARGIN);
+    return lifecycle.session(request.sandbox()).onItem().transformToUni(session -> session.call("proc_start", args, timeout))
         .map(ToolReplies::process);
   }
 
@@ -93,27 +94,20 @@ public class BackgroundProcesses {
   }
 
   public Uni<ProcessList> list(SandboxRef ref) {
-    return Uni.createFrom().item(() -> lifecycle.useIfActive(ref))
-        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-        .onItem().transformToUni(session -> session.isEmpty()
-            ? Uni.createFrom().item(new ProcessList(List.of()))
-            : send(session.get(), "proc_list", null, WAIT_MARGIN).map(ToolReplies::processes));
+    return Uni.createFrom().deferred(() -> lifecycle.useIfActive(ref)
+        .map(session -> session.call("proc_list", null, WAIT_MARGIN).map(ToolReplies::processes))
+        .orElseGet(() -> Uni.createFrom().item(new ProcessList(List.of()))));
   }
 
   /**
-   * Takes a session on a worker thread (starting a sandbox may talk to Docker), sends the request,
-   * and lets the reply complete the Uni without holding a thread. No active sandbox: {@code not_found}.
+   * Sends to the sandbox's running celld; the reply completes the Uni without holding a thread.
+   * Nothing here starts a sandbox (asks Docker nothing), so no worker thread is needed. No active
+   * sandbox: {@code not_found}.
    */
-  private Uni<JsonNode> call(java.util.function.Supplier<Optional<SandboxSession>> session, String op, ObjectNode args, Duration timeout) {
-    return Uni.createFrom().item(session)
-        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-        .onItem().transformToUni(found -> found
-            .map(s -> send(s, op, args, timeout))
-            .orElseGet(() -> Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "no such process"))));
-  }
-
-  private static Uni<JsonNode> send(SandboxSession session, String op, ObjectNode args, Duration timeout) {
-    return session.call(op, args, timeout);
+  private Uni<JsonNode> call(Supplier<Optional<SandboxSession>> session, String op, ObjectNode args, Duration timeout) {
+    return Uni.createFrom().deferred(() -> session.get()
+        .map(s -> s.call(op, args, timeout))
+        .orElseGet(() -> Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "no such process"))));
   }
 
   private static long waitMs(Long waitMs) {

@@ -205,6 +205,14 @@ func (t *jobTable) signal(j *job, sig syscall.Signal) {
 // finish SIGKILLs everything the job left behind (and unclaimed orphans) until none remain,
 // then forgets the job. Only the root must have exited; the reap loop collects the rest.
 func (t *jobTable) finish(j *job) {
+	if !hasChildren() {
+		// Nothing below celld at all (the usual end of a short command): skip the /proc scan.
+		t.mu.Lock()
+		j.live = false
+		delete(t.jobs, j.id)
+		t.mu.Unlock()
+		return
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for delay := time.Millisecond; ; delay *= 2 {
 		t.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 )
@@ -50,6 +51,11 @@ func run(args []string) int {
 	// A small heap target keeps idle RSS low; big reads are transient.
 	debug.SetGCPercent(50)
 	debug.SetMemoryLimit(64 << 20)
+	// celld waits on pipes and processes; one P is plenty, and every extra P keeps its own span
+	// caches, GC worker and threads resident (~300 kB idle RSS per P). GOMAXPROCS still overrides.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 
 	abs, err := filepath.Abs(*root)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"unsafe"
 )
 
 // celld is PR_SET_CHILD_SUBREAPER, so every orphan a command leaves behind is reparented to it.
@@ -79,4 +80,15 @@ func (r *childReaper) reapAll() {
 			delete(r.waiters, pid)
 		}
 	}
+}
+
+// hasChildren reports whether celld has any child process, running or zombie, without reaping:
+// waitid(P_ALL, WEXITED|WNOHANG|WNOWAIT) fails with ECHILD only when there is none. Without a
+// child no process below celld exists at all (orphans are reparented before their parent becomes
+// a zombie).
+func hasChildren() bool {
+	var info [128]byte // siginfo_t, unused
+	_, _, e := syscall.Syscall6(syscall.SYS_WAITID, 0 /* P_ALL */, 0, uintptr(unsafe.Pointer(&info[0])),
+		syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
+	return e != syscall.ECHILD
 }

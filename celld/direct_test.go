@@ -1,0 +1,215 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// hermeticEnv removes the variables that would send every command to bash (a developer's
+// SSH_CLIENT, exported functions, a stale OLDPWD) for the duration of a test.
+func hermeticEnv(t *testing.T) {
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if bashReadsAtStart(name) || name == "OLDPWD" {
+			os.Unsetenv(name)
+			t.Cleanup(func() { os.Setenv(name, value) })
+		}
+	}
+}
+
+// normalized makes env output comparable: bash exports variables in hash order, and CELLD_JOB
+// differs per job by design.
+func normalized(stdout string, isEnv bool) string {
+	if !isEnv {
+		return stdout
+	}
+	var keep []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if !strings.HasPrefix(l, jobEnv+"=") {
+			keep = append(keep, l)
+		}
+	}
+	sort.Strings(keep)
+	return strings.Join(keep, "\n")
+}
+
+func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
+	hermeticEnv(t)
+	h := newHarness(t, harnessOpts{})
+	h.mustWrite(t, "sub/a.txt", "a")
+	h.mustWrite(t, "sub/b.txt", "b")
+	h.mustWrite(t, "sub/prog", "#!/bin/sh\necho \"prog $1 in $PWD\"; echo to-stderr >&2; exit 4\n")
+	h.mustWrite(t, "sub/noshebang", "echo \"no shebang: $0 $1\"\n")
+	h.mustWrite(t, "sub/noexec", "#!/bin/sh\necho never\n")
+	for _, f := range []string{"sub/prog", "sub/noshebang"} {
+		if err := os.Chmod(h.path(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(h.path("sub"), h.path("link")); err != nil {
+		t.Fatal(err)
+	}
+
+	cases := []struct {
+		name, command, cwd string
+		env                map[string]string
+		stdin              string
+		decide             bool // directCommand accepts it
+		direct             bool // and the exec succeeded (no fallback)
+		code               int
+		stdout, stderr     string // substrings the result must contain
+	}{
+		{name: "ls of cwd", command: "ls -a", cwd: "sub", decide: true, direct: true, stdout: "a.txt\nb.txt\n"},
+		{name: "env", command: "env", cwd: "sub", env: map[string]string{"FOO": "bar", "SHLVL": "3"}, decide: true, direct: true,
+			stdout: "PWD=" + h.path("sub")},
+		{name: "env with a PWD naming the cwd through a link", command: "env", cwd: "sub",
+			env: map[string]string{"PWD": h.path("link")}, decide: true, direct: true, stdout: "PWD=" + h.path("link") + "\n"},
+		{name: "env with a foreign PWD and odd SHLVL", command: "env", cwd: "sub",
+			env: map[string]string{"PWD": "/", "SHLVL": "-4", "OLDPWD": "/"}, decide: true, direct: true, stdout: "SHLVL=0\n"},
+		{name: "env with an absolute path", command: "/usr/bin/env", decide: true, direct: true, stdout: "_=/usr/bin/env\n"},
+		{name: "relative program", command: "./prog one", cwd: "sub", decide: true, direct: true, code: 4,
+			stdout: "prog one in " + h.path("sub"), stderr: "to-stderr"},
+		{name: "program through a relative path with ..", command: "../link/prog two", cwd: "sub", decide: true, direct: true, code: 4,
+			stdout: "prog two in "},
+		{name: "stdin reaches the program", command: "cat", stdin: "piped", decide: true, direct: true, stdout: "piped"},
+		{name: "true", command: "true", decide: true, direct: true},
+		{name: "false", command: "false", decide: true, direct: true, code: 1},
+		{name: "script without shebang", command: "./noshebang x", cwd: "sub", decide: true, code: 0, stdout: "no shebang: ./noshebang x"},
+		{name: "echo builtin", command: "echo hi", stdout: "hi\n"},
+		{name: "true with arguments is the builtin", command: "true --help"},
+		{name: "exit builtin", command: "exit 3", code: 3},
+		{name: "glob", command: "ls *.txt", cwd: "sub", stdout: "a.txt\nb.txt\n"},
+		{name: "missing program", command: "no-such-program-x1 arg", code: 127, stderr: "no-such-program-x1: command not found"},
+		{name: "not executable", command: "./noexec", cwd: "sub", code: 126, stderr: "Permission denied"},
+		{name: "a directory", command: "./sub", code: 126, stderr: "Is a directory"},
+		{name: "assignment prefix", command: "X=1 env", stdout: "X=1\n"},
+		{name: "job spec", command: "%1", code: 1},
+		{name: "BASH_ENV in the environment", command: "env", env: map[string]string{"BASH_ENV": "/dev/null"}, stdout: "BASH_ENV=/dev/null"},
+		{name: "variable", command: "ls $HOME", code: -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env, err := execEnv(c.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cwd, err := h.s.resolveCwdInfo(c.cwd, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := directCommand(c.command, env, cwd); ok != c.decide {
+				t.Fatalf("directCommand(%q) = %v, want %v", c.command, ok, c.decide)
+			}
+			run := func(command string) execResult {
+				req := map[string]any{"op": "exec", "command": command, "cwd": c.cwd}
+				if c.env != nil {
+					req["env"] = c.env
+				}
+				if c.stdin != "" {
+					req["stdin"] = c.stdin
+				}
+				return decode[execResult](t, h.call(req))
+			}
+			before := directStarts.Load()
+			got := run(c.command)
+			if direct := directStarts.Load() > before; direct != c.direct {
+				t.Fatalf("ran directly: %v, want %v", direct, c.direct)
+			}
+			if c.code >= 0 && got.ExitCode != c.code {
+				t.Errorf("exit code %d, want %d (%+v)", got.ExitCode, c.code, got)
+			}
+			if !strings.Contains(got.Stdout, c.stdout) || !strings.Contains(got.Stderr, c.stderr) {
+				t.Errorf("stdout %q stderr %q, want them to contain %q and %q", got.Stdout, got.Stderr, c.stdout, c.stderr)
+			}
+			if !c.decide {
+				return
+			}
+			// The same command with its first word quoted is bash's to run, with identical meaning.
+			first, rest, _ := strings.Cut(c.command, " ")
+			before = directStarts.Load()
+			want := run("'" + first + "' " + rest)
+			if directStarts.Load() != before {
+				t.Fatal("the quoted command did not go through bash")
+			}
+			isEnv := strings.HasSuffix(first, "env")
+			if got.ExitCode != want.ExitCode || normalized(got.Stdout, isEnv) != normalized(want.Stdout, isEnv) || got.Stderr != want.Stderr {
+				t.Errorf("direct:\n%+v\nbash:\n%+v", got, want)
+			}
+		})
+	}
+}
+
+func TestDirectExecOfAProgramInPath(t *testing.T) {
+	hermeticEnv(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "my-tool")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$0 $*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	cwd := cwdInfo{dir: dir, physical: dir, dev: uint64(st.Dev), ino: st.Ino}
+	// The first PATH entry holding the name decides; a non-executable or a directory there is bash's.
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{
+		{dir + ":/usr/bin", true},
+		{"/nonexistent:" + dir, true},
+		{"/usr/bin", false},
+		{"relative:" + dir, false},
+		{":" + dir, false},
+	} {
+		d, ok := directCommand("my-tool a b", []string{"PATH=" + c.path}, cwd)
+		if ok != c.ok {
+			t.Errorf("PATH=%s: direct %v, want %v", c.path, ok, c.ok)
+			continue
+		}
+		if ok && (d.path != prog || strings.Join(d.argv, " ") != "my-tool a b" || !contains(d.env, "_="+prog) || !contains(d.env, "SHLVL=0")) {
+			t.Errorf("PATH=%s: %+v", c.path, d)
+		}
+	}
+	if err := os.Chmod(prog, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := directCommand("my-tool", []string{"PATH=" + dir + ":/usr/bin"}, cwd); ok {
+		t.Error("a non-executable file was chosen")
+	}
+	for _, env := range [][]string{{}, {"PATH=/usr/bin", "BASH_FUNC_ls%%=() { echo f; }"}, {"PATH=/usr/bin", "SSH_CLIENT=x"},
+		{"PATH=/usr/bin", "SHLVL=999"}, {"PATH=/usr/bin", "A=1", "A=2"}, {"PATH=/usr/bin", "PWD=" + dir + "/."}} {
+		if _, ok := directCommand("ls", env, cwd); ok {
+			t.Errorf("env %q: ran directly", env)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDirectExecKillsSetsidDescendants(t *testing.T) {
+	hermeticEnv(t)
+	h := newHarness(t, harnessOpts{})
+	for _, prefix := range []string{"", "env -u CELLD_JOB "} {
+		arg := uniqueSleep()
+		before := directStarts.Load()
+		r := decode[execResult](t, h.call(map[string]any{"op": "exec", "command": prefix + "setsid sleep " + arg}))
+		if directStarts.Load() == before || r.ExitCode != 0 {
+			t.Fatalf("%q: direct %v, %+v", prefix, directStarts.Load() > before, r)
+		}
+		if p := procsRunning("sleep", arg); len(p) > 0 {
+			t.Errorf("%q: the setsid child outlived its command: %v", prefix, p)
+		}
+	}
+}

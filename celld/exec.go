@@ -147,7 +147,7 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := s.startCommand(req.Command, cwd, env, "exec", req.Stdin)
+	run, err := s.startCommand(req.Command, cwd, env, "exec", req.Stdin, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -203,9 +203,13 @@ var directStarts atomic.Int64
 
 // startCommand starts command as a job: the program itself when bash would only exec it (see
 // direct.go), otherwise, or when that exec fails, `bash -c command`.
-func (s *server) startCommand(command string, cwd cwdInfo, env []string, kind string, stdin *string) (*jobRun, error) {
+// stdinPipe, when set, is the command's stdin (a background process's input pipe) instead of stdin text.
+func (s *server) startCommand(command string, cwd cwdInfo, env []string, kind string, stdin *string, stdinPipe *os.File) (*jobRun, error) {
 	if d, ok := directCommand(command, env, cwd); ok {
 		cmd := &exec.Cmd{Path: d.path, Args: d.argv, Dir: cwd.dir, Env: d.env}
+		if stdinPipe != nil {
+			cmd.Stdin = stdinPipe
+		}
 		if run, err := s.startJob(cmd, kind, stdin); err == nil {
 			directStarts.Add(1)
 			return run, nil
@@ -213,6 +217,9 @@ func (s *server) startCommand(command string, cwd cwdInfo, env []string, kind st
 	}
 	sh := shell()
 	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", command}, Dir: cwd.dir, Env: env}
+	if stdinPipe != nil {
+		cmd.Stdin = stdinPipe
+	}
 	return s.startJob(cmd, kind, stdin)
 }
 

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
-	"os/exec"
 	"sort"
 	"sync"
 	"syscall"
@@ -112,7 +111,7 @@ func (s *server) procStart(ctx context.Context, req *request) (any, error) {
 	if req.Tail != nil && *req.Tail < 0 {
 		return nil, errf(codeInvalidArgument, "tail must be ≥ 0")
 	}
-	dir, err := s.resolveCwd(req.Cwd)
+	cwd, err := s.resolveCwdInfo(req.Cwd, true)
 	if err != nil {
 		return nil, err
 	}
@@ -147,9 +146,7 @@ func (s *server) procStart(ctx context.Context, req *request) (any, error) {
 		release()
 		return nil, errf(codeInternal, "pipe: %v", err)
 	}
-	sh := shell()
-	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", req.Command}, Dir: dir, Env: env, Stdin: inR}
-	run, err := s.startJob(cmd, "proc", nil)
+	run, err := s.startCommand(req.Command, cwd, env, "proc", nil, inR)
 	inR.Close()
 	if err != nil {
 		inW.Close()

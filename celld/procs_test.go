@@ -215,3 +215,18 @@ func TestFinishedProcessesAreForgotten(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	expectCode(t, h.call(map[string]any{"op": "proc_status", "processId": v.ID}), codeNotFound)
 }
+
+func TestProcessOfAPlainCommandStartsWithoutBash(t *testing.T) {
+	hermeticEnv(t)
+	h := newHarness(t, harnessOpts{})
+	before := directStarts.Load()
+	v := decode[procView](t, h.call(map[string]any{"op": "proc_start", "command": "ls -d .", "waitMs": 10_000}))
+	if directStarts.Load() == before || v.Status != "done" || *v.ExitCode != 0 || len(v.Output) != 1 || v.Output[0].Data != ".\n" {
+		t.Fatalf("direct %v, %+v", directStarts.Load() > before, v)
+	}
+	before = directStarts.Load()
+	v = decode[procView](t, h.call(map[string]any{"op": "proc_start", "command": "echo $((6*7))", "waitMs": 10_000}))
+	if directStarts.Load() != before || v.Output[0].Data != "42\n" {
+		t.Fatalf("shell syntax must go to bash: direct %v, %+v", directStarts.Load() > before, v)
+	}
+}

@@ -267,4 +267,3 @@ func TestBinaryVersionFlag(t *testing.T) {
 		t.Fatalf("%q %v", got, ws)
 	}
 }
-

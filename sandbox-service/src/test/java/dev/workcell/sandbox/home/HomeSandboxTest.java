@@ -96,9 +96,16 @@ class HomeSandboxTest {
     assertThat(host.getPidsLimit()).isEqualTo(256L);
     assertThat(host.getTmpFs()).containsOnlyKeys("/tmp");
     assertThat(host.getBinds()).isNullOrEmpty();
-    assertThat(inspect.getMounts()).singleElement().satisfies(mount -> {
+    // The home volume, and celld's socket directory read-only (see SandboxHardeningTest).
+    assertThat(inspect.getMounts()).hasSize(2);
+    assertThat(inspect.getMounts()).filteredOn(mount -> mount.getName() != null).singleElement().satisfies(mount -> {
       assertThat(mount.getName()).isEqualTo("workcell-home-" + hash);
       assertThat(mount.getDestination().getPath()).isEqualTo("/home/user");
+      assertThat(mount.getRW()).isTrue();
+    });
+    assertThat(inspect.getMounts()).filteredOn(mount -> mount.getName() == null).singleElement().satisfies(mount -> {
+      assertThat(mount.getDestination().getPath()).isEqualTo("/run/workcell");
+      assertThat(mount.getRW()).isFalse();
     });
     assertThat(config.getLabels())
         .containsEntry(SandboxLabels.MANAGED, "true")

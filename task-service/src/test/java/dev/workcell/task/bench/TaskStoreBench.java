@@ -180,7 +180,8 @@ class TaskStoreBench {
         + "## " + CLIENTS + " concurrent clients (one account each)\n\n" + table(loaded)
         + "\n## 1 client (service time without queueing)\n\n" + table(single)
         + "\nPages hold 200 messages of about 500 bytes. Java " + Runtime.version() + ", "
-        + Runtime.getRuntime().availableProcessors() + " CPUs; the clients run in the service's JVM. Machine load"
+        + Runtime.getRuntime().availableProcessors() + " CPUs; the clients run in the service's JVM on a NATS"
+        + " connection of their own, after a full-size warm-up. Machine load"
         + " average (1 min): " + load + ". Every write commits with fsync (synchronous_commit on).\n";
     System.out.println("\n" + text);
     Path out = Path.of(System.getProperty("bench.results", "../bench/task-store/results.md"));

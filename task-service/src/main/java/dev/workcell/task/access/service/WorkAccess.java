@@ -31,12 +31,31 @@ public class WorkAccess {
 
   /** An active admin, or an active user while Work is open to users. */
   public Uni<Caller> requireWorkUser(Actor actor) {
-    return load(actor).map(caller -> {
-      if (!caller.admin() && !WorkSettingsEntity.USERS.equals(caller.mode)) {
-        throw Failures.error(ErrorCode.WORK_ACCESS_DENIED, "Work is open to admins only");
-      }
-      return caller.caller;
-    });
+    return load(actor).map(WorkAccess::requireWorkUser);
+  }
+
+  /**
+   * The same rule for a query that read the account's role and status and the access mode itself
+   * (a hot read that checks access in its own statement); {@code role} null means no such account.
+   */
+  public static Caller requireWorkUser(Actor actor, UUID accountId, String role, String status, String mode) {
+    return requireWorkUser(loaded(actor, accountId, role, status, mode));
+  }
+
+  /** The acting account's id, or the failure a Work user request gets for this actor. */
+  public static UUID accountId(Actor actor) {
+    if (actor.role() == Actor.Role.SERVICE) {
+      throw Failures.error(ErrorCode.FORBIDDEN, "a service cannot act as a Work user");
+    }
+    return Ids.parse(actor.accountId())
+        .orElseThrow(() -> Failures.error(ErrorCode.UNAUTHENTICATED, "the acting account is not known"));
+  }
+
+  private static Caller requireWorkUser(Loaded caller) {
+    if (!caller.admin() && !WorkSettingsEntity.USERS.equals(caller.mode)) {
+      throw Failures.error(ErrorCode.WORK_ACCESS_DENIED, "Work is open to admins only");
+    }
+    return caller.caller;
   }
 
   /** An active admin (the role in the database, not the one in the header). */
@@ -62,24 +81,26 @@ public class WorkAccess {
   }
 
   private Uni<Loaded> load(Actor actor) {
-    if (actor.role() == Actor.Role.SERVICE) {
-      return Failures.fail(ErrorCode.FORBIDDEN, "a service cannot act as a Work user");
-    }
-    UUID id = Ids.parse(actor.accountId()).orElse(null);
-    if (id == null) {
-      return Failures.fail(ErrorCode.UNAUTHENTICATED, "the acting account is not known");
+    UUID id;
+    try {
+      id = accountId(actor);
+    } catch (RuntimeException e) {
+      return Uni.createFrom().failure(e);
     }
     return Panache.getSession()
         .chain(session -> session.createSelectionQuery(QUERY, Object[].class).setParameter(1, id).getSingleResultOrNull())
-        .map(row -> {
-          if (row == null) {
-            throw Failures.error(ErrorCode.UNAUTHENTICATED, "the acting account is not known");
-          }
-          if (!"active".equals(row[1])) {
-            throw Failures.error(ErrorCode.ACCOUNT_DISABLED, "the account is disabled");
-          }
-          return new Loaded(new Caller(actor, id, (String) row[0]), (String) row[2]);
-        });
+        .map(row -> row == null ? loaded(actor, id, null, null, null)
+            : loaded(actor, id, (String) row[0], (String) row[1], (String) row[2]));
+  }
+
+  private static Loaded loaded(Actor actor, UUID id, String role, String status, String mode) {
+    if (role == null) {
+      throw Failures.error(ErrorCode.UNAUTHENTICATED, "the acting account is not known");
+    }
+    if (!"active".equals(status)) {
+      throw Failures.error(ErrorCode.ACCOUNT_DISABLED, "the account is disabled");
+    }
+    return new Loaded(new Caller(actor, id, role), mode);
   }
 
   private record Loaded(Caller caller, String mode) {

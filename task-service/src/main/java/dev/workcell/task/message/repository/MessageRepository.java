@@ -31,7 +31,7 @@ public class MessageRepository implements PanacheRepositoryBase<MessageEntity, L
   }
 
   /**
-   * A page in one query: up to {@code limit + 1} messages older than {@code beforeId}, newest first,
+   * A page in one query: up to {@code limit} messages older than {@code beforeId}, newest first,
    * cut where their running size passes {@code maxBytes}. Rows are detached values, not managed
    * entities: a page is read-only and the largest read there is. {@code fetched} counts the rows
    * looked at before the cut, so the caller knows whether older ones remain.
@@ -42,7 +42,7 @@ public class MessageRepository implements PanacheRepositoryBase<MessageEntity, L
         + " preceding) as running, count(*) over () as fetched from (select * from messages where task_id = ?1"
         + " and id < ?2 order by id desc limit ?3) l) w where running <= ?4 order by id desc";
     return getSession().chain(session -> session.<Object[]>createNativeQuery(sql)
-            .setParameter(1, taskId).setParameter(2, beforeId).setParameter(3, limit + 1).setParameter(4, maxBytes)
+            .setParameter(1, taskId).setParameter(2, beforeId).setParameter(3, limit).setParameter(4, maxBytes)
             .getResultList())
         .map(rows -> rows.stream().map(r -> {
           MessageEntity m = new MessageEntity();
@@ -70,23 +70,6 @@ public class MessageRepository implements PanacheRepositoryBase<MessageEntity, L
         : getSession().chain(session -> session
             .createSelectionQuery("from MessageEntity where id in :ids order by id", MessageEntity.class)
             .setParameter("ids", ids).setReadOnly(true).getResultList());
-  }
-
-  /**
-   * Appends to a run only while it is active, in one statement: the run check and the insert cannot
-   * be separated by a cancel. Returns the new id and time, or null when the run is not active.
-   */
-  public Uni<Object[]> appendToActiveRun(UUID taskId, UUID runId, String role, String content, String toolCallId,
-      String toolCalls, boolean truncated) {
-    return getSession().chain(session -> session.<Object[]>createNativeQuery(
-            "insert into messages (task_id, run_id, role, content, tool_call_id, tool_calls, truncated)"
-                + " select r.task_id, r.id, ?3, ?4, ?5, ?6, ?7 from runs r"
-                + " where r.id = ?2 and r.task_id = ?1 and r.state in ('preparing', 'running')"
-                + " returning id, created_at")
-        .setParameter(1, taskId).setParameter(2, runId).setParameter(3, role).setParameter(4, content)
-        .setParameter(5, toolCallId).setParameter(6, toolCalls).setParameter(7, truncated)
-        .getResultList())
-        .map(rows -> rows.isEmpty() ? null : rows.get(0));
   }
 
   /** The run's mid-run messages not yet handed to it, locked so two rounds cannot both take them. */

@@ -16,6 +16,8 @@ import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.message.MessageEntity;
 import dev.workcell.task.message.MessageMapper;
 import dev.workcell.task.message.repository.MessageRepository;
+import dev.workcell.task.message.repository.ActiveRunAppend;
+import dev.workcell.task.message.repository.OwnedPageQuery;
 import dev.workcell.task.run.RunEntity;
 import dev.workcell.task.run.repository.RunRepository;
 import dev.workcell.task.run.service.RunService;
@@ -45,9 +47,12 @@ public class MessageService {
   private final RunService runService;
   private final MessagePager pager;
   private final MessageMapper mapper;
+  private final OwnedPageQuery ownedPages;
+  private final ActiveRunAppend appends;
 
   public MessageService(WorkAccess access, TaskRepository tasks, RunRepository runs, MessageRepository messages,
-      RunService runService, MessagePager pager, MessageMapper mapper) {
+      RunService runService, MessagePager pager, MessageMapper mapper, OwnedPageQuery ownedPages,
+      ActiveRunAppend appends) {
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
@@ -55,6 +60,8 @@ public class MessageService {
     this.runService = runService;
     this.pager = pager;
     this.mapper = mapper;
+    this.ownedPages = ownedPages;
+    this.appends = appends;
   }
 
   /** A message to the active run: stored now, handed to the model at the run's next round. */
@@ -76,13 +83,22 @@ public class MessageService {
         .map(mapper::toView));
   }
 
-  /** Older messages, oldest first within the page. */
+  /**
+   * Older messages, oldest first within the page. The busiest read: access, ownership and the page
+   * are one statement ({@link OwnedPageQuery}); the access rules are the same as everywhere else.
+   */
   public Uni<MessagePage> page(Actor actor, PageMessages request) {
     UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
-    return Panache.withSession(() -> access.requireWorkUser(actor)
-        .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
-        .onItem().ifNull().failWith(Failures::taskNotFound)
-        .chain(task -> pager.page(task.id, request)));
+    UUID accountId = WorkAccess.accountId(actor);
+    int limit = MessagePager.limit(request);
+    return ownedPages.read(accountId, taskId, MessagePager.before(request), limit + 1, Limits.MESSAGE_PAGE_MAX_BYTES)
+        .map(read -> {
+          WorkAccess.requireWorkUser(actor, accountId, read.role(), read.status(), read.mode());
+          if (!read.owned()) {
+            throw Failures.taskNotFound();
+          }
+          return pager.assemble(read.rows(), limit);
+        });
   }
 
   /**
@@ -118,12 +134,13 @@ public class MessageService {
     if (taskId == null || runId == null) {
       return Failures.fail(ErrorCode.NOT_FOUND, "no such run");
     }
-    // The runner's hottest write: one autocommitted statement, no transaction round trips.
-    return Panache.withSession(() -> messages.appendToActiveRun(taskId, runId, role.wire(), content.text(),
-            request.toolCallId(), toolCalls, content.truncated())
+    // The runner's hottest write: one autocommitted prepared statement, no ORM session; only a refused
+    // append opens one to say why.
+    return appends.append(taskId, runId, role.wire(), content.text(), request.toolCallId(), toolCalls,
+            content.truncated())
         .chain(row -> row != null ? Uni.createFrom().item(row)
-            : runService.runOf(request.taskId(), request.runId()).chain(run -> Failures.<Object[]>fail(
-                ErrorCode.CONFLICT, "the run is " + run.state + "; nothing more is appended to it"))))
+            : Panache.withSession(() -> runService.runOf(request.taskId(), request.runId())).chain(run -> Failures.<Object[]>fail(
+                ErrorCode.CONFLICT, "the run is " + run.state + "; nothing more is appended to it")))
         .map(row -> {
           MessageEntity message = new MessageEntity();
           message.id = ((Number) row[0]).longValue();

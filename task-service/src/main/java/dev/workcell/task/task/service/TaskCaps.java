@@ -1,6 +1,9 @@
 package dev.workcell.task.task.service;
 
+import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.task.access.WorkSettingsEntity;
+import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.task.repository.TaskRepository;
@@ -34,9 +37,28 @@ public class TaskCaps {
     this.settings = settings;
   }
 
-  /** The account's create lock, held until the transaction ends; take it before the insert. */
-  public Uni<Void> lockOwner(UUID ownerId) {
-    return Panache.getSession().chain(session -> lock(session, ownerId.toString()));
+  /**
+   * The create's first statement: the caller's access facts read and the account's create lock taken
+   * together (one round trip instead of two). The lock, held until the transaction ends, is taken by a
+   * statement of its own before the insert, so the insert's counts see what the previous holder
+   * committed; for an account that may not create it is merely held until the rollback.
+   */
+  public Uni<WorkAccess.Caller> authorizeAndLockOwner(Actor actor) {
+    UUID id;
+    try {
+      id = WorkAccess.accountId(actor);
+    } catch (RuntimeException e) {
+      return Uni.createFrom().failure(e);
+    }
+    return Panache.getSession().chain(session -> session.<Object[]>createNativeQuery(
+            "select a.role, a.status, s.access_mode from accounts a cross join work_settings s"
+                + " cross join (select pg_advisory_xact_lock(?1, hashtext(?2))) l where a.id = ?3 and s.id = "
+                + WorkSettingsEntity.ID)
+        .setParameter(1, LOCKS).setParameter(2, id.toString()).setParameter(3, id)
+        .getResultList())
+        .map(rows -> rows.isEmpty() ? WorkAccess.requireWorkUser(actor, id, null, null, null)
+            : WorkAccess.requireWorkUser(actor, id, (String) rows.get(0)[0], (String) rows.get(0)[1],
+                (String) rows.get(0)[2]));
   }
 
   /** The owner count the first insert must stay below: the per-account cap. */
@@ -57,7 +79,7 @@ public class TaskCaps {
   /**
    * After the first insert was refused: fails too_many_tasks (429) when a cap is reached, else
    * takes the global lock (near the global cap) so the second insert, below the caps themselves,
-   * is exact. Must run in the create transaction, after {@link #lockOwner}.
+   * is exact. Must run in the create transaction, after {@link #authorizeAndLockOwner}.
    */
   public Uni<Void> admitNearCaps(UUID ownerId) {
     return Panache.getSession().chain(session -> counts(session, ownerId, settings.maxTasksGlobal())

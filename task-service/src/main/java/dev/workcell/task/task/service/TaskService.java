@@ -93,8 +93,7 @@ public class TaskService {
     String auditDetail = auditDetail(Map.of("title", title, "providerKind", route.kind(), "providerId", route.providerId(),
         "model", route.model()));
     OffsetDateTime now = OffsetDateTime.now();
-    return Panache.withTransaction(() -> access.requireWorkUser(actor)
-        .call(caller -> caps.lockOwner(caller.accountId()))
+    return Panache.withTransaction(() -> caps.authorizeAndLockOwner(actor)
         .chain(caller -> policy(policyId).chain(policy -> {
           TaskEntity task = newTask(caller.accountId(), title, route, policy, now);
           RunService.Opened opened = runService.prepare(task, message, now);

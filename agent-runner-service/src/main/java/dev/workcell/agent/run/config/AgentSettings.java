@@ -66,6 +66,14 @@ public interface AgentSettings {
   @WithDefault("5s")
   Duration leaseHeartbeat();
 
+  /**
+   * Mid-run messages are pushed (the run's control subject) and a round asks task-service for them
+   * only after a push; it asks anyway when this long passed since it last asked, so a lost push
+   * delays a message by at most about this long.
+   */
+  @WithDefault("2s")
+  Duration pendingMessagesFallback();
+
   /** The tool-call safety budget: max(128, 8 × rounds). */
   default int toolCallBudget() {
     return Limits.toolCallBudget(maxRounds());

@@ -12,7 +12,9 @@ import dev.workcell.messaging.NatsConnection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.Collection;
 import java.util.Map;
 import java.util.UUID;
@@ -22,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The runs this runner drives right now, each with its {@link RunSignals}. While a run is driven
  * the runner listens on its control subject: task-service pushes cancel, message and approval
  * there. A cancel or end is confirmed with task-service before the run stops (anyone who can
- * publish on the subject could send one); polling stays as the fallback for lost pushes.
+ * publish on the subject could send one). A message push makes the next round ask for pending
+ * messages; rounds without one skip the ask until a fallback interval passed (a lost push).
  */
 @ApplicationScoped
 public class DrivenRuns {
@@ -42,6 +45,11 @@ public class DrivenRuns {
     this.codec = codec;
     this.tasks = tasks;
     this.commands = commands;
+  }
+
+  void start(@Observes StartupEvent event) {
+    // Pushes are lost while the connection is down: after a reconnect every driven run asks at its next round.
+    nats.whenConnected(connection -> runs.values().forEach(RunSignals::messagePosted));
   }
 
   /** This process's id in the leases it holds. */
@@ -94,8 +102,10 @@ public class DrivenRuns {
     }
     if (RunControlApi.CANCEL.equals(control.kind()) || RunControlApi.ENDED.equals(control.kind())) {
       Thread.ofVirtual().name("confirm-end-" + control.runId()).start(() -> confirmEnded(signals));
-    } else {
+    } else if (RunControlApi.APPROVAL.equals(control.kind())) {
       signals.wake();
+    } else {
+      signals.messagePosted(); // message, or a kind this runner does not know yet: ask at the next round
     }
   }
 

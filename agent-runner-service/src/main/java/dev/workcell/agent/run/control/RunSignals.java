@@ -6,6 +6,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -33,6 +34,8 @@ public final class RunSignals implements CommandWatch {
   private String commandId;
   private Thread commandThread;
   private long wakeups;
+  // Set by task-service's push of a posted message; the first round asks for pending messages anyway.
+  private final AtomicBoolean messageNotice = new AtomicBoolean(true);
 
   public RunSignals(RunRef ref, CommandCanceller commands) {
     this.ref = ref;
@@ -104,6 +107,25 @@ public final class RunSignals implements CommandWatch {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** task-service pushed that the owner posted a message: the next round asks for pending messages. */
+  public void messagePosted() {
+    messageNotice.set(true);
+    wake();
+  }
+
+  /**
+   * Takes the notice of posted messages. Call it before asking task-service, so a message posted
+   * while the ask is on its way (its push arriving after this) is asked for by the next round.
+   */
+  public boolean takeMessageNotice() {
+    return messageNotice.getAndSet(false);
+  }
+
+  /** True while a pushed message notice waits for the next round's ask. */
+  public boolean messageNoticed() {
+    return messageNotice.get();
   }
 
   /** Waits up to {@code timeout}, less when woken or ended: the polling fallback's pause. */

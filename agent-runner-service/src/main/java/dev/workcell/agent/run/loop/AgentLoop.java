@@ -99,6 +99,7 @@ public class AgentLoop {
   private RunOutcome drive(RunSpec spec, RunRef ref, RunSignals signals) {
     RunEventStream events = new RunEventStream(publisher, ref.taskId(), ref.runId());
     RunRecords records = new RunRecords(tasks, ref, settings.taskServiceTimeout().multipliedBy(3));
+    ConversationAppends appends = new ConversationAppends(tasks, ref);
     RunOutcome outcome;
     try {
       if (signals.ended() != null) {
@@ -109,7 +110,7 @@ public class AgentLoop {
       events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "providerKind", route.kind().wire(),
           "providerId", route.effectiveProviderId(), "model", route.model(), "remote", route.remote());
       events.emit(RunEventType.SKILL_LOADED, "skills", WorkerGuidance.SKILLS.stream().map(WorkerGuidance.Skill::name).toList());
-      outcome = new Run(spec, ref, route, events, signals, records).rounds();
+      outcome = new Run(spec, ref, route, events, signals, records, appends).rounds();
     } catch (RunEndedElsewhere e) {
       outcome = elsewhere(ref, signals);
     } catch (WorkcellException e) {
@@ -124,7 +125,7 @@ public class AgentLoop {
         outcome = fail(events, ErrorCode.INTERNAL, "the runner failed: " + e.getClass().getSimpleName());
       }
     }
-    return finish(ref, events, outcome, records);
+    return finish(ref, events, outcome, records, appends);
   }
 
   /** The run's state in task-service if it already ended there (cancelled by its owner, lease lost). */
@@ -152,9 +153,10 @@ public class AgentLoop {
     return new RunOutcome(RunState.FAILED, message);
   }
 
-  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome, RunRecords records) {
+  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome, RunRecords records, ConversationAppends appends) {
     Thread.interrupted(); // a cancel's interrupt must not break the last calls
-    records.drain(); // usage and tool activity land before the run's end
+    appends.close(); // every message (settled already unless the run stopped early) lands before the run's end
+    records.drain(); // usage and tool activity too
     if (!outcome.elsewhere()) {
       try {
         tasks.transition(ref, outcome.state().wire(), outcome.reason());
@@ -185,15 +187,20 @@ public class AgentLoop {
     private final RunEventStream events;
     private final RunSignals signals;
     private final RunRecords records;
+    private final ConversationAppends appends;
     private final SandboxRef sandbox;
     private final List<ChatMessage> conversation = new ArrayList<>();
     private final int maxRounds = settings.maxRounds();
     private final int toolBudget = settings.toolCallBudget();
+    private final long pendingFallbackNanos = settings.pendingMessagesFallback().toNanos();
+    private long lastPendingAsk = System.nanoTime();
     private int toolCallsUsed;
 
-    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals, RunRecords records) {
+    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals, RunRecords records,
+        ConversationAppends appends) {
       this.signals = signals;
       this.records = records;
+      this.appends = appends;
       this.spec = spec;
       this.ref = ref;
       this.route = route;
@@ -202,13 +209,21 @@ public class AgentLoop {
     }
 
     RunOutcome rounds() {
+      RunOutcome outcome = play();
+      if (!outcome.elsewhere()) {
+        appends.settle(); // a refused last message means the run did not end here as it thinks
+      }
+      return outcome;
+    }
+
+    private RunOutcome play() {
       // Refuse before any round: an unknown route, or an Ollama model without tools.
       providers.resolve(route).checkModel(route.model());
       conversation.addAll(ConversationMapper.toChat(tasks.context(ref).messages()));
       String system = WorkerGuidance.systemPrompt(spec.task(), spec.policy(), maxRounds, toolBudget);
       int nudges = 0;
       for (int round = 1; round <= maxRounds; round++) {
-        RunOutcome stopped = takePendingMessages();
+        RunOutcome stopped = takePendingMessages(false);
         if (stopped != null) {
           return stopped;
         }
@@ -240,11 +255,22 @@ public class AgentLoop {
       return handoff(system, "round budget of " + maxRounds + " spent");
     }
 
-    /** Appends messages the owner posted since the last round; a run cancelled meanwhile stops here. */
-    private RunOutcome takePendingMessages() {
+    /**
+     * Appends messages the owner posted since the last round; a run cancelled meanwhile stops here.
+     * Asks task-service only after a pushed notice, when {@code always}, or when the fallback
+     * interval passed (a lost push); the notice is taken before asking, so a message posted while
+     * the ask is on its way is asked for at the next round.
+     */
+    private RunOutcome takePendingMessages(boolean always) {
       if (signals.ended() != null) {
         return elsewhere(ref, signals);
       }
+      boolean noticed = signals.takeMessageNotice();
+      if (!always && !noticed && System.nanoTime() - lastPendingAsk < pendingFallbackNanos) {
+        return null;
+      }
+      appends.settle(); // the run's messages so far are stored before the ones posted meanwhile are handed over
+      lastPendingAsk = System.nanoTime();
       PendingMessages pending = tasks.pending(ref);
       RunState state = RunState.fromWire(pending.runState());
       if (!state.active()) {
@@ -276,7 +302,7 @@ public class AgentLoop {
     }
 
     private RunOutcome handoff(String system, String why) {
-      RunOutcome stopped = takePendingMessages();
+      RunOutcome stopped = takePendingMessages(true);
       if (stopped != null) {
         return stopped;
       }
@@ -288,7 +314,7 @@ public class AgentLoop {
     }
 
     private void persistAssistant(String text, List<ToolCall> calls) {
-      tasks.append(ref, MessageRole.ASSISTANT.wire(), text, null, calls);
+      appends.append(MessageRole.ASSISTANT.wire(), text, null, calls);
       conversation.add(ChatMessage.assistant(text, calls));
     }
 
@@ -310,6 +336,9 @@ public class AgentLoop {
           outcome = ToolOutcome.error("Not run: the run is stopping.");
         } else {
           ToolInvocation invocation = verdict.invocations().get(i);
+          if (!WorkspaceTools.readOnly(call.name())) {
+            appends.settle(); // the call is on record before it changes anything
+          }
           ApprovalView approval = ApprovalGate.gated(call.name()) ? approvals.decide(ref, invocation,
               () -> events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "awaiting", "approval", "toolCallId", call.id()),
               this::stillActive, signals::pause) : null;
@@ -336,7 +365,7 @@ public class AgentLoop {
           return end; // task-service refuses records for an ended run
         }
         records.activity(call, outcome.status(), outcome.output(), outcome.truncated());
-        tasks.append(ref, MessageRole.TOOL.wire(), outcome.output(), call.id(), List.of());
+        appends.append(MessageRole.TOOL.wire(), outcome.output(), call.id(), List.of());
         events.emit(RunEventType.TOOL_RESULT, "id", call.id(), "name", call.name(), "status", outcome.status(),
             "output", bounded(outcome.output()), "truncated", outcome.truncated());
         conversation.add(ChatMessage.tool(call.id(), Objects.requireNonNullElse(outcome.output(), "")));

@@ -22,6 +22,11 @@ public final class WorkspaceTools {
   public static final String START_PREVIEW = "start_preview";
   public static final String STOP_PREVIEW = "stop_preview";
 
+  /** Tools that only look: running one before its call is stored changes nothing if the store then fails. */
+  public static boolean readOnly(String name) {
+    return LIST_FILES.equals(name) || READ_FILE.equals(name) || SEARCH_FILES.equals(name);
+  }
+
   public static final List<ToolSpec> ALL = List.of(
       tool(LIST_FILES, "List one directory of the workspace (first " + Limits.LIST_MAX_ENTRIES + " entries).",
           Map.of("path", string("Directory relative to /workspace; empty for the root.")), List.of()),

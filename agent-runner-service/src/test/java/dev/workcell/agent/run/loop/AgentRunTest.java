@@ -17,6 +17,8 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,12 +138,68 @@ class AgentRunTest {
   void messagePostedMidRunReachesTheNextRequest() throws Exception {
     String model = "steer-" + UUID.randomUUID();
     FixtureRun run = harness.prepare("anthropic", null, model);
-    tasks.steerAt(run, 2, "Use blue headings");
+    AtomicBoolean noticed = new AtomicBoolean();
+    sandbox.duringNextTool(run.task.id(), Duration.ZERO, () -> noticed.set(tasks.post(run, "Use blue headings", true)));
     harness.runToEnd(run, RUN_DEADLINE);
+
+    assertThat(noticed).as("the runner noticed the pushed message").isTrue();
     assertThat(run.state()).isEqualTo("completed");
     assertThat(ScriptedModels.received(model)).hasSize(2);
     assertThat(ScriptedModels.received(model).get(0).body().encode()).doesNotContain("Use blue headings");
+    assertThat(occurrences(ScriptedModels.received(model).get(1).body().encode(), "Use blue headings")).isEqualTo(1);
+  }
+
+  @Test
+  void messagePostedWhileTheRunnerAsksForMessagesReachesTheNextRound() throws Exception {
+    String model = "steer-" + UUID.randomUUID();
+    FixtureRun run = harness.prepare("openai", null, model);
+    // Posted (and pushed) after round 1's ask read the messages but before its answer arrives.
+    tasks.postDuringPendingCall(run, 1, "Use blue headings");
+    harness.runToEnd(run, RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(ScriptedModels.received(model)).hasSize(2);
+    assertThat(ScriptedModels.received(model).get(0).body().encode()).doesNotContain("Use blue headings");
+    assertThat(occurrences(ScriptedModels.received(model).get(1).body().encode(), "Use blue headings")).isEqualTo(1);
+  }
+
+  @Test
+  void messageWhosePushWasLostReachesTheModelAfterTheFallbackInterval() throws Exception {
+    String model = "steer-" + UUID.randomUUID();
+    FixtureRun run = harness.prepare("openai", null, model);
+    // No push; the tool is held past the fallback interval (2 s).
+    sandbox.duringNextTool(run.task.id(), Duration.ofMillis(2_200), () -> tasks.post(run, "Use blue headings", false));
+    harness.runToEnd(run, RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(ScriptedModels.received(model)).hasSize(2);
     assertThat(ScriptedModels.received(model).get(1).body().encode()).contains("Use blue headings");
+  }
+
+  @Test
+  void roundsWithoutPostedMessagesDoNotAskForThem() throws Exception {
+    String model = "bench-20-" + UUID.randomUUID();
+    FixtureRun run = harness.prepare("openai", null, model);
+    long start = System.nanoTime();
+    harness.runToEnd(run, RUN_DEADLINE);
+    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(ScriptedModels.received(model)).hasSize(21);
+    // The first round asks; later ones only once per fallback interval (2 s) without a push.
+    assertThat(run.pendingCalls()).isBetween(1, 1 + (int) (elapsedMs / 2_000));
+    // Every message of the run is stored, in the order the model produced them.
+    assertThat(run.appended.stream().map(a -> a.role()).toList())
+        .isEqualTo(IntStream.range(0, 41).mapToObj(i -> i % 2 == 0 ? "assistant" : "tool").toList());
+    assertThat(run.appended.getLast().content()).isEqualTo("done");
+  }
+
+  private static int occurrences(String text, String part) {
+    int count = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      count++;
+    }
+    return count;
   }
 
   @Test

@@ -1,6 +1,9 @@
 package dev.workcell.gateway.auth.service;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
@@ -13,9 +16,11 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * NATS requests made for the current HTTP caller. The account is read fresh on every request and
  * sent as the actor; ownership is decided by the service that answers, never here.
  *
- * <p>Safe requests (GET, HEAD) send the account read and the operation together and release the
- * answer only when the account check passes with the very actor the operation was sent for; any
- * other method checks the account first, so a refused account never causes a change.
+ * <p>A subject of {@link TaskSubjects#CALLER_CHECKED} is one round trip: task-service checks the
+ * account (status, Work access, stored role) in its handler before it reads or changes anything.
+ * For everything else, safe requests (GET, HEAD) send the account read and the operation together
+ * and release the answer only when the account check passes with the very actor the operation was
+ * sent for; any other method checks the account first, so a refused account never causes a change.
  */
 @ApplicationScoped
 public class CallerRequests {
@@ -62,11 +67,35 @@ public class CallerRequests {
   }
 
   public <T> Uni<T> ask(String subject, Object body, Class<T> replyType) {
-    return call(actor -> nats.request(subject, body, replyType, actor));
+    return ask(subject, actor -> nats.request(subject, body, replyType, actor));
   }
 
   public <T> Uni<T> ask(String subject, Object body, Class<T> replyType, Duration deadline) {
-    return call(actor -> nats.request(subject, body, replyType, actor, deadline));
+    return ask(subject, actor -> nats.request(subject, body, replyType, actor, deadline));
+  }
+
+  private <T> Uni<T> ask(String subject, Function<Actor, Uni<T>> request) {
+    return TaskSubjects.CALLER_CHECKED.contains(subject) ? checkedByTaskService(request) : call(request);
+  }
+
+  /**
+   * One request, sent with the role the token claims: task-service refuses a refused account itself,
+   * and a claimed role that is no longer the stored one with role_changed before it does anything;
+   * then the account is read and the request made again as the account is now.
+   */
+  private <T> Uni<T> checkedByTaskService(Function<Actor, Uni<T>> request) {
+    String accountId = token.getSubject();
+    if (accountId == null || accountId.isBlank()) {
+      return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));
+    }
+    // Read from the token here, on the request's thread: the recovery runs where the reply arrived.
+    Actor claimed = expectedActor();
+    return request.apply(claimed)
+        .onFailure(CallerRequests::roleChanged).recoverWithUni(() -> accounts.actor(accountId).chain(actor -> request.apply(actor)));
+  }
+
+  private static boolean roleChanged(Throwable failure) {
+    return failure instanceof WorkcellException e && e.code() == ErrorCode.ROLE_CHANGED;
   }
 
   public <T> Uni<T> as(Actor actor, String subject, Object body, Class<T> replyType) {

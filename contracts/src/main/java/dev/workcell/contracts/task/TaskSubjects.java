@@ -193,7 +193,7 @@ public final class TaskSubjects {
    */
   public static final java.util.Set<String> CALLER_CHECKED = java.util.Set.of(CREATE, LIST, GET, UPDATE, DELETE,
       RUN_START, RUN_CANCEL, RUN_GET, MESSAGE_POST, MESSAGE_PAGE, APPROVALS, APPROVALS_TOGGLE, APPROVAL_DECIDE,
-      APPROVAL_RULE_DELETE, TICKET_ISSUE, ADMIN_TASKS);
+      APPROVAL_RULE_DELETE, TICKET_ISSUE, POLICIES, ADMIN_TASKS);
 
   private TaskSubjects() {}
 

@@ -11,6 +11,7 @@ import dev.workcell.gateway.fixture.FixtureServices;
 import dev.workcell.messaging.NatsRequester;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.smallrye.jwt.auth.principal.JWTParser;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,9 +42,15 @@ class GatewayOverheadBenchTest {
 
   static final int WARMUP = Integer.getInteger("bench.warmup", 3_000);
   static final int SAMPLES = Integer.getInteger("bench.samples", 5_000);
+  static final String DIRECT = "direct NATS request `workcell.task.tasks.get` (the baseline)";
+  static final String GATEWAY = "**gateway `GET /api/work/tasks/{id}`** (JWT + fresh account check + task read)";
+  static final String GATEWAY_JDK = "gateway `GET /api/work/tasks/{id}` with the JDK's HttpClient (as earlier runs measured it)";
 
   @Inject
   NatsRequester nats;
+
+  @Inject
+  JWTParser jwt;
 
   interface Probe {
     void run() throws Exception;
@@ -59,21 +66,23 @@ class GatewayOverheadBenchTest {
     try (PlainHttpClient plain = new PlainHttpClient(RestAssured.port)) {
       HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       Map<String, Probe> probes = new LinkedHashMap<>();
-      probes.put("direct NATS request `workcell.task.tasks.get` (the baseline)",
+      probes.put(DIRECT,
           () -> nats.request(TaskSubjects.GET, new TaskRef(task.id()), TaskDetail.class, actor).await().atMost(Duration.ofSeconds(5)));
       probes.put("HTTP floor: `GET /bench/floor`, constant answer, no auth (test-only endpoint)",
           () -> ok(plain.get("/bench/floor", null)));
       probes.put("HTTP floor with the JDK's `java.net.http.HttpClient` (client cost, for comparison)",
           () -> ok(jdk, "/bench/floor", null));
+      probes.put("JWT parse + RS256 verification alone, in process (`JWTParser.parse`, no HTTP)",
+          () -> jwt.parse(bearer));
       probes.put("+ rate limit + JWT verification: `GET /api/work/bench/authenticated` (test-only, no NATS)",
           () -> ok(plain.get("/api/work/bench/authenticated", bearer)));
       probes.put("+ the task read, no auth: `GET /bench/tasks/{owner}/{id}` (test-only: HTTP + NATS + JSON)",
           () -> ok(plain.get("/bench/tasks/u-alice/" + task.id(), null)));
       probes.put("gateway `GET /api/auth/me` (JWT + the fresh account read)",
           () -> ok(plain.get("/api/auth/me", bearer)));
-      probes.put("**gateway `GET /api/work/tasks/{id}`** (JWT + fresh account check + task read)",
+      probes.put(GATEWAY,
           () -> ok(plain.get(taskPath, bearer)));
-      probes.put("gateway `GET /api/work/tasks/{id}` with the JDK's HttpClient (as earlier runs measured it)",
+      probes.put(GATEWAY_JDK,
           () -> ok(jdk, taskPath, bearer));
 
       List<long[]> samples = new ArrayList<>();
@@ -97,9 +106,10 @@ class GatewayOverheadBenchTest {
         long[] sorted = samples.get(row++);
         table.append(String.format("| %s | %.3f | %.3f | %.3f |%n", name, ms(sorted, 50), ms(sorted, 90), ms(sorted, 99)));
       }
-      double direct = ms(samples.get(0), 50);
-      double gateway = ms(samples.get(6), 50);
-      double gatewayJdk = ms(samples.get(7), 50);
+      List<String> names = List.copyOf(probes.keySet());
+      double direct = ms(samples.get(names.indexOf(DIRECT)), 50);
+      double gateway = ms(samples.get(names.indexOf(GATEWAY)), 50);
+      double gatewayJdk = ms(samples.get(names.indexOf(GATEWAY_JDK)), 50);
       table.append(String.format("%n**The gateway adds %.3f ms p50** (gateway p50 − direct p50; ratio %.2f). With the JDK's"
           + " HttpClient: %.3f ms.%n", gateway - direct, gateway / direct, gatewayJdk - direct));
       System.out.println(table);
@@ -145,6 +155,8 @@ class GatewayOverheadBenchTest {
         on a private nats-server (FixtureServices), so the numbers are the gateway's own cost, not the
         database's. HTTP rows use a plain keep-alive HTTP/1.1 client on the calling thread unless they
         say otherwise. Run: `bench/gateway-overhead/run.sh`.
+
+        Sections from the first `##` heading on are written by hand and kept by the next run.
 
         %s%s""".formatted(Instant.now(), SAMPLES, WARMUP, loadBefore, loadAfter, Runtime.getRuntime().availableProcessors(),
         table, kept));

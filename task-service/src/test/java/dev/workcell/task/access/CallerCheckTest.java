@@ -20,6 +20,7 @@ import dev.workcell.contracts.task.TaskApi.UpdateTask;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TicketApi.IssueTicket;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
+import dev.workcell.contracts.task.WorkAdminApi.ListPolicies;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.Sql;
@@ -75,6 +76,7 @@ class CallerCheckTest {
     requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, UUID.randomUUID().toString(), "always_allow"));
     requests.put(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, UUID.randomUUID().toString()));
     requests.put(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal"));
+    requests.put(TaskSubjects.POLICIES, new ListPolicies());
     requests.put(TaskSubjects.ADMIN_TASKS, new ListTasks());
     assertThat(requests.keySet()).as("every caller-checked subject has a request here")
         .containsExactlyInAnyOrderElementsOf(TaskSubjects.CALLER_CHECKED);

@@ -13,11 +13,13 @@ import java.util.function.Function;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * NATS requests made for the current HTTP caller. The account is read fresh on every request and
- * sent as the actor; ownership is decided by the service that answers, never here.
+ * NATS requests made for the current HTTP caller. The account is checked fresh on every request
+ * and sent as the actor; ownership is decided by the service that answers, never here. No account
+ * state is kept between requests.
  *
  * <p>A subject of {@link TaskSubjects#CALLER_CHECKED} is one round trip: task-service checks the
- * account (status, Work access, stored role) in its handler before it reads or changes anything.
+ * account (status, Work access, stored role) in its handler before it reads or changes anything
+ * (see {@link #checkedByTaskService}).
  * For everything else, safe requests (GET, HEAD) send the account read and the operation together
  * and release the answer only when the account check passes with the very actor the operation was
  * sent for; any other method checks the account first, so a refused account never causes a change.
@@ -79,11 +81,15 @@ public class CallerRequests {
   }
 
   /**
-   * One request, sent with the role the token claims: task-service refuses a refused account itself,
-   * and a claimed role that is no longer the stored one with role_changed before it does anything;
-   * then the account is read and the request made again as the account is now.
+   * Runs {@code request} for the role the token claims, without a separate account read:
+   * task-service refuses a refused account itself, and a claimed role that is no longer the stored
+   * one with role_changed before it does anything; then the account is read and {@code request}
+   * runs again as the account is now. Only for a request whose <b>first</b> NATS request is a
+   * {@link TaskSubjects#CALLER_CHECKED} subject sent for the given actor, with nothing sent before it
+   * answers: its success is what proves the actor, so later requests (to sandbox-service, say) may
+   * use it.
    */
-  private <T> Uni<T> checkedByTaskService(Function<Actor, Uni<T>> request) {
+  public <T> Uni<T> checkedByTaskService(Function<Actor, Uni<T>> request) {
     String accountId = token.getSubject();
     if (accountId == null || accountId.isBlank()) {
       return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));

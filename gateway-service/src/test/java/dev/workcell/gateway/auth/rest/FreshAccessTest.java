@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.account.Account;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.fixture.FixtureServices;
@@ -123,6 +124,20 @@ class FreshAccessTest {
     List<String> reached = FixtureServices.subjectsSeenFor("u-ida");
     assertThat(reached.subList(before, reached.size())).containsExactly(Subjects.ACCOUNT_GET, TaskSubjects.CREATE);
     assertThat(FixtureServices.SEEN_ACTORS.get(TaskSubjects.CREATE)).isEqualTo(new Actor("u-ida", Actor.Role.USER));
+  }
+
+  @Test
+  void aDemotedAdminsStaleRoleNeverReachesHerSandbox() {
+    FixtureServices.ACCOUNTS.put("u-ivy", new Account("u-ivy", "ivy", Actor.Role.ADMIN, "active"));
+    String token = FixtureServices.token("u-ivy", Actor.Role.ADMIN);
+    TaskView task = FixtureServices.seedTask("u-ivy");
+    FixtureServices.ACCOUNTS.put("u-ivy", new Account("u-ivy", "ivy", Actor.Role.USER, "active"));
+
+    given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("path", "notes.txt", "content", "hers"))
+        .when().put("/api/work/tasks/" + task.id() + "/file").then().statusCode(200);
+
+    // sandbox-service lets an admin header act on other owners' sandboxes: it must only ever see her stored role.
+    assertThat(FixtureServices.SEEN_ACTORS.get(SandboxSubjects.FILES_WRITE)).isEqualTo(new Actor("u-ivy", Actor.Role.USER));
   }
 
   @Test

@@ -19,6 +19,8 @@ public enum ErrorCode {
   FORBIDDEN("forbidden", 403, "Not allowed"),
   ACCOUNT_DISABLED("account_disabled", 403, "The account is disabled"),
   WORK_ACCESS_DENIED("work_access_denied", 403, "Work is not open to this account"),
+  /** The role in the message headers is not the account's stored one (a token issued before a role change). */
+  ROLE_CHANGED("role_changed", 409, "The account's role changed since the token was issued; retry the request"),
 
   // resources and state
   NOT_FOUND("not_found", 404, "Not found"),

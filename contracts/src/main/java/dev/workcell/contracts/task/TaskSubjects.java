@@ -183,6 +183,18 @@ public final class TaskSubjects {
   /** {@link RuntimeSpecRequest} → {@link RuntimeSpec}; service (sandbox-service). */
   public static final String RUNTIME_SPEC = P + "runtime.spec";
 
+  /**
+   * Owner and admin subjects whose handler checks the caller against the database before it reads or
+   * changes anything, in the same session: the account exists ({@code unauthenticated}) and is active
+   * ({@code account_disabled}), Work is open to its stored role ({@code work_access_denied}; admin
+   * subjects: {@code forbidden}), and the role in the headers is the stored one ({@code role_changed}).
+   * The gateway sends these with the role its token claims and no separate account read; on
+   * {@code role_changed} it reads the account and asks again with the stored role.
+   */
+  public static final java.util.Set<String> CALLER_CHECKED = java.util.Set.of(CREATE, LIST, GET, UPDATE, DELETE,
+      RUN_START, RUN_CANCEL, RUN_GET, MESSAGE_POST, MESSAGE_PAGE, APPROVALS, APPROVALS_TOGGLE, APPROVAL_DECIDE,
+      APPROVAL_RULE_DELETE, TICKET_ISSUE, POLICIES, ADMIN_TASKS);
+
   private TaskSubjects() {}
 
   public record KnownTasks(java.util.List<String> taskIds) {}

@@ -1,6 +1,9 @@
 package dev.workcell.gateway.auth.service;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
@@ -10,12 +13,16 @@ import java.util.function.Function;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * NATS requests made for the current HTTP caller. The account is read fresh on every request and
- * sent as the actor; ownership is decided by the service that answers, never here.
+ * NATS requests made for the current HTTP caller. The account is checked fresh on every request
+ * and sent as the actor; ownership is decided by the service that answers, never here. No account
+ * state is kept between requests.
  *
- * <p>Safe requests (GET, HEAD) send the account read and the operation together and release the
- * answer only when the account check passes with the very actor the operation was sent for; any
- * other method checks the account first, so a refused account never causes a change.
+ * <p>A subject of {@link TaskSubjects#CALLER_CHECKED} is one round trip: task-service checks the
+ * account (status, Work access, stored role) in its handler before it reads or changes anything
+ * (see {@link #checkedByTaskService}).
+ * For everything else, safe requests (GET, HEAD) send the account read and the operation together
+ * and release the answer only when the account check passes with the very actor the operation was
+ * sent for; any other method checks the account first, so a refused account never causes a change.
  */
 @ApplicationScoped
 public class CallerRequests {
@@ -62,11 +69,39 @@ public class CallerRequests {
   }
 
   public <T> Uni<T> ask(String subject, Object body, Class<T> replyType) {
-    return call(actor -> nats.request(subject, body, replyType, actor));
+    return ask(subject, actor -> nats.request(subject, body, replyType, actor));
   }
 
   public <T> Uni<T> ask(String subject, Object body, Class<T> replyType, Duration deadline) {
-    return call(actor -> nats.request(subject, body, replyType, actor, deadline));
+    return ask(subject, actor -> nats.request(subject, body, replyType, actor, deadline));
+  }
+
+  private <T> Uni<T> ask(String subject, Function<Actor, Uni<T>> request) {
+    return TaskSubjects.CALLER_CHECKED.contains(subject) ? checkedByTaskService(request) : call(request);
+  }
+
+  /**
+   * Runs {@code request} for the role the token claims, without a separate account read:
+   * task-service refuses a refused account itself, and a claimed role that is no longer the stored
+   * one with role_changed before it does anything; then the account is read and {@code request}
+   * runs again as the account is now. Only for a request whose <b>first</b> NATS request is a
+   * {@link TaskSubjects#CALLER_CHECKED} subject sent for the given actor, with nothing sent before it
+   * answers: its success is what proves the actor, so later requests (to sandbox-service, say) may
+   * use it.
+   */
+  public <T> Uni<T> checkedByTaskService(Function<Actor, Uni<T>> request) {
+    String accountId = token.getSubject();
+    if (accountId == null || accountId.isBlank()) {
+      return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));
+    }
+    // Read from the token here, on the request's thread: the recovery runs where the reply arrived.
+    Actor claimed = expectedActor();
+    return request.apply(claimed)
+        .onFailure(CallerRequests::roleChanged).recoverWithUni(() -> accounts.actor(accountId).chain(actor -> request.apply(actor)));
+  }
+
+  private static boolean roleChanged(Throwable failure) {
+    return failure instanceof WorkcellException e && e.code() == ErrorCode.ROLE_CHANGED;
   }
 
   public <T> Uni<T> as(Actor actor, String subject, Object body, Class<T> replyType) {

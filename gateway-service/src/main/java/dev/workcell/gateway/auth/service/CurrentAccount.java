@@ -30,12 +30,21 @@ public class CurrentAccount {
   }
 
   public Uni<Account> resolve(JsonWebToken token) {
-    if (token == null || token.getSubject() == null) {
+    return resolve(token == null ? null : token.getSubject());
+  }
+
+  /** The actor for the account a token names (its subject), read fresh. */
+  public Uni<Actor> actor(String accountId) {
+    return resolve(accountId).map(account -> new Actor(account.id(), account.role()));
+  }
+
+  private Uni<Account> resolve(String accountId) {
+    if (accountId == null || accountId.isBlank()) {
       return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));
     }
     // The token names the account; the account's own row decides its role and status.
-    Actor lookup = new Actor(token.getSubject(), Actor.Role.USER);
-    return nats.request(Subjects.ACCOUNT_GET, new GetAccount(token.getSubject()), Account.class, lookup)
+    Actor lookup = new Actor(accountId, Actor.Role.USER);
+    return nats.request(Subjects.ACCOUNT_GET, new GetAccount(accountId), Account.class, lookup)
         .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.NOT_FOUND)
         .transform(e -> new WorkcellException(ErrorCode.UNAUTHENTICATED, "the token's account does not exist"))
         .invoke(account -> {

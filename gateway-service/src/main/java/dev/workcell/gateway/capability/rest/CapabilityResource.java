@@ -47,8 +47,9 @@ public class CapabilityResource {
   @GET
   @Operation(operationId = "getCapabilities", summary = "Provider routes, configured providers, runtime policies and limits for new tasks")
   public Uni<Capabilities> get() {
-    // policies.list also proves the caller has Work access (task-service checks it).
-    return caller.actor().chain(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class)
+    // policies.list is the account check (task-service checks the caller in its handler); the
+    // catalog is asked only after it, for the actor it succeeded for.
+    return caller.checkedByTaskService(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class)
         .chain(policies -> caller.as(actor, ProviderSubjects.CATALOG, new ListProviders(), ProviderCatalog.class)
             .chain(configured -> environment.list()
                 .map(fixed -> new Capabilities(PROVIDER_KINDS, providers(fixed, configured.providers()), policies.policies(), LIMITS)))));

@@ -47,16 +47,15 @@ public class PreviewResource {
     if (command != null && command.length() > Limits.COMMAND_MAX_CHARS) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command exceeds 20,000 characters");
     }
-    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
-        .chain(ref -> caller.as(actor, SandboxSubjects.PREVIEW_START, new StartPreview(ref, command), PreviewState.class,
-            PREVIEW_DEADLINE)));
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.PREVIEW_START,
+        new StartPreview(owned.ref(), command), PreviewState.class, PREVIEW_DEADLINE));
   }
 
   @POST
   @Path("/stop")
   @Operation(operationId = "stopPreview", summary = "Stop the task's managed web preview")
   public Uni<PreviewState> stop(@PathParam("taskId") String taskId) {
-    return caller.actor().chain(actor -> sandboxes.sandboxOf(actor, Inputs.id(taskId))
-        .chain(ref -> caller.as(actor, SandboxSubjects.PREVIEW_STOP, ref, PreviewState.class, PREVIEW_DEADLINE)));
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.PREVIEW_STOP,
+        owned.ref(), PreviewState.class, PREVIEW_DEADLINE));
   }
 }

@@ -49,8 +49,8 @@ public class RunEventResource {
     String task = Inputs.id(taskId);
     String run = Inputs.id(runId);
     // Every check happens before the first byte, so a refusal is still an ordinary problem response;
-    // the stream opens only once the account check has passed too.
-    return caller.call(actor -> access.snapshot(actor, task, run, position))
+    // the stream opens only once task-service has answered the run, which checks the account too.
+    return caller.checkedByTaskService(actor -> access.snapshot(actor, task, run, position))
         .invoke(snapshot -> streams.open(sink, sse, request.connection(), snapshot))
         .replaceWithVoid();
   }

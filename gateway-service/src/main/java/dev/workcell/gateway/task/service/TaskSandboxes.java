@@ -28,9 +28,12 @@ public class TaskSandboxes {
   /** The checked caller and their task's sandbox. Only then is sandbox-service asked anything. */
   public record CallerSandbox(Actor actor, SandboxRef ref) {}
 
-  /** The task read runs alongside the account check on safe requests (see {@link CallerRequests#call}). */
+  /**
+   * The task read is the account check (task-service checks the caller in the same handler, see
+   * {@link CallerRequests#checkedByTaskService}); the actor it succeeded for is the one to pass on.
+   */
   public Uni<CallerSandbox> ofCaller(String taskId) {
-    return caller.call(actor -> sandboxOf(actor, taskId).map(ref -> new CallerSandbox(actor, ref)));
+    return caller.checkedByTaskService(actor -> sandboxOf(actor, taskId).map(ref -> new CallerSandbox(actor, ref)));
   }
 
   public Uni<TaskDetail> ownedTask(Actor actor, String taskId) {

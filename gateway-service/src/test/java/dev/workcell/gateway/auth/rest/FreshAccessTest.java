@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.account.Account;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.fixture.FixtureServices;
@@ -14,20 +16,15 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The account is read on every request, also when reads go out alongside the account read: a
- * disabled or demoted account is refused on its next request with the same token, gets no data,
- * and changes nothing.
+ * The account is checked fresh on every request — by task-service itself for its subjects, by a
+ * separate account read for everything else: a disabled or demoted account is refused on its next
+ * request with the same token, gets no data, and changes nothing.
  */
 @QuarkusTest
 class FreshAccessTest {
-
-  /** Subjects that only read; everything else a request reaches would be a change. */
-  static final Set<String> READS = Set.of(TaskSubjects.GET, TaskSubjects.LIST, TaskSubjects.MESSAGE_PAGE,
-      TaskSubjects.APPROVALS, TaskSubjects.POLICIES);
 
   record Call(String method, String path, Object body) {
     Response send(String token, String taskId) {
@@ -84,8 +81,8 @@ class FreshAccessTest {
           .doesNotContain("0123456789abcdef").doesNotContain("diff --git");
     }
     List<String> reached = FixtureServices.subjectsSeenFor("u-eve");
-    // Reads may have gone out alongside the account read; nothing else did, and no sandbox was asked anything.
-    assertThat(reached.subList(before, reached.size())).allSatisfy(subject -> assertThat(READS).contains(subject));
+    // Account reads only: no task-service handler and no sandbox served her anything.
+    assertThat(reached.subList(before, reached.size())).allSatisfy(subject -> assertThat(subject).isEqualTo(Subjects.ACCOUNT_GET));
     assertThat(FixtureServices.TASKS.get(task.id()).title()).isEqualTo("seeded");
     assertThat(FixtureServices.FILES.get(task.id() + "/index.html").content()).isEqualTo("mine");
 
@@ -103,12 +100,59 @@ class FreshAccessTest {
     given().auth().oauth2(token).when().get("/api/work/admin/tasks").then().statusCode(200);
 
     FixtureServices.ACCOUNTS.put("u-ada", new Account("u-ada", "ada", Actor.Role.USER, "active"));
+    long served = FixtureServices.subjectsSeenFor("u-ada").stream().filter(TaskSubjects.ADMIN_TASKS::equals).count();
     given().auth().oauth2(token).when().get("/api/work/admin/tasks").then().statusCode(403)
         .contentType("application/problem+json").body("code", equalTo("forbidden"));
-    assertThat(FixtureServices.SEEN_ACTORS.get(TaskSubjects.ADMIN_TASKS)).isEqualTo(new Actor("u-ada", Actor.Role.USER));
+    assertThat(FixtureServices.subjectsSeenFor("u-ada").stream().filter(TaskSubjects.ADMIN_TASKS::equals).count())
+        .isEqualTo(served);
     // Ordinary Work still answers, as the user she now is.
     given().auth().oauth2(token).when().get("/api/work/tasks").then().statusCode(200);
     assertThat(FixtureServices.SEEN_ACTORS.get(TaskSubjects.LIST)).isEqualTo(new Actor("u-ada", Actor.Role.USER));
+  }
+
+  @Test
+  void aDemotedAdminsChangeIsMadeOnceAsTheUserSheIsNow() {
+    FixtureServices.ACCOUNTS.put("u-ida", new Account("u-ida", "ida", Actor.Role.ADMIN, "active"));
+    String token = FixtureServices.token("u-ida", Actor.Role.ADMIN);
+    FixtureServices.ACCOUNTS.put("u-ida", new Account("u-ida", "ida", Actor.Role.USER, "active"));
+    int before = FixtureServices.subjectsSeenFor("u-ida").size();
+
+    given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("message", "hello", "provider", "ollama",
+        "model", "qwen3")).when().post("/api/work/tasks").then().statusCode(201);
+
+    // Refused as an admin before anything happened, the account read, then made once as a user.
+    List<String> reached = FixtureServices.subjectsSeenFor("u-ida");
+    assertThat(reached.subList(before, reached.size())).containsExactly(Subjects.ACCOUNT_GET, TaskSubjects.CREATE);
+    assertThat(FixtureServices.SEEN_ACTORS.get(TaskSubjects.CREATE)).isEqualTo(new Actor("u-ida", Actor.Role.USER));
+  }
+
+  @Test
+  void aDemotedAdminsStaleRoleNeverReachesHerSandbox() {
+    FixtureServices.ACCOUNTS.put("u-ivy", new Account("u-ivy", "ivy", Actor.Role.ADMIN, "active"));
+    String token = FixtureServices.token("u-ivy", Actor.Role.ADMIN);
+    TaskView task = FixtureServices.seedTask("u-ivy");
+    FixtureServices.ACCOUNTS.put("u-ivy", new Account("u-ivy", "ivy", Actor.Role.USER, "active"));
+
+    given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("path", "notes.txt", "content", "hers"))
+        .when().put("/api/work/tasks/" + task.id() + "/file").then().statusCode(200);
+
+    // sandbox-service lets an admin header act on other owners' sandboxes: it must only ever see her stored role.
+    assertThat(FixtureServices.SEEN_ACTORS.get(SandboxSubjects.FILES_WRITE)).isEqualTo(new Actor("u-ivy", Actor.Role.USER));
+  }
+
+  @Test
+  void aTaskServiceRequestIsOneRoundTripThatTaskServiceChecksItself() {
+    FixtureServices.ACCOUNTS.put("u-ron", new Account("u-ron", "ron", Actor.Role.USER, "active"));
+    TaskView task = FixtureServices.seedTask("u-ron");
+    String token = FixtureServices.token("u-ron");
+    int before = FixtureServices.subjectsSeenFor("u-ron").size();
+
+    given().auth().oauth2(token).when().get("/api/work/tasks/" + task.id()).then().statusCode(200);
+    given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("title", "renamed"))
+        .when().patch("/api/work/tasks/" + task.id()).then().statusCode(200).body("title", equalTo("renamed"));
+
+    List<String> reached = FixtureServices.subjectsSeenFor("u-ron");
+    assertThat(reached.subList(before, reached.size())).containsExactly(TaskSubjects.GET, TaskSubjects.UPDATE);
   }
 
   @Test

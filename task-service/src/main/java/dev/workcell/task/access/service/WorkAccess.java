@@ -29,17 +29,30 @@ public class WorkAccess {
     }
   }
 
-  /** An active admin, or an active user while Work is open to users. */
+  /**
+   * An active admin, or an active user while Work is open to users; the header's role must be the
+   * stored one, so everything done after this (audit entries included) names the role truthfully.
+   */
   public Uni<Caller> requireWorkUser(Actor actor) {
+    return requireStoredWorkUser(actor).invoke(WorkAccess::requireHeaderRole);
+  }
+
+  /**
+   * Like {@link #requireWorkUser} for an actor this service made itself (the account of a ticket),
+   * whose role is not a claim: the stored role applies, whatever the actor says.
+   */
+  public Uni<Caller> requireStoredWorkUser(Actor actor) {
     return load(actor).map(WorkAccess::requireWorkUser);
   }
 
   /**
-   * The same rule for a query that read the account's role and status and the access mode itself
-   * (a hot read that checks access in its own statement); {@code role} null means no such account.
+   * {@link #requireWorkUser} for a query that read the account's role and status and the access mode
+   * itself (a hot read that checks access in its own statement); {@code role} null means no such account.
    */
   public static Caller requireWorkUser(Actor actor, UUID accountId, String role, String status, String mode) {
-    return requireWorkUser(loaded(actor, accountId, role, status, mode));
+    Caller caller = requireWorkUser(loaded(actor, accountId, role, status, mode));
+    requireHeaderRole(caller);
+    return caller;
   }
 
   /** The acting account's id, or the failure a Work user request gets for this actor. */
@@ -58,14 +71,25 @@ public class WorkAccess {
     return caller.caller;
   }
 
-  /** An active admin (the role in the database, not the one in the header). */
+  /** An active admin (the role in the database; a header claiming another role is refused). */
   public Uni<Caller> requireAdmin(Actor actor) {
     return load(actor).map(caller -> {
       if (!caller.admin()) {
         throw Failures.error(ErrorCode.FORBIDDEN, "only admins may do this");
       }
+      requireHeaderRole(caller.caller);
       return caller.caller;
     });
+  }
+
+  /**
+   * Checked after the access decision, which never depends on the header: a stale role only means
+   * "ask again as the account is now" (the gateway does), never a different answer.
+   */
+  private static void requireHeaderRole(Caller caller) {
+    if (!caller.role().equals(caller.actor().role().wire())) {
+      throw Failures.error(ErrorCode.ROLE_CHANGED, "the account's role is " + caller.role() + " now");
+    }
   }
 
   /** Subjects that only suite services call (agent-runner, sandbox-service, terminal-service). */

@@ -83,7 +83,7 @@ public class TicketService {
     return Panache.withTransaction(() -> tickets.consume(hash, request.audience(), taskId, now)
             .chain(consumed -> consumed == 1 ? tickets.byHash(hash) : refused()))
         .chain(ticket -> Panache.withSession(() -> access
-            .requireWorkUser(new Actor(ticket.accountId.toString(), Actor.Role.USER))
+            .requireStoredWorkUser(new Actor(ticket.accountId.toString(), Actor.Role.USER))
             .chain(caller -> tasks.findOwned(ticket.taskId, caller.accountId())
                 .onItem().ifNull().failWith(Failures::taskNotFound)
                 .map(task -> new TicketGrant(caller.accountId().toString(), caller.role(), task.id.toString(),

@@ -190,6 +190,7 @@ public class AgentLoop {
     private final ConversationAppends appends;
     private final SandboxRef sandbox;
     private final List<ChatMessage> conversation = new ArrayList<>();
+    private final RunToolCallIds callIds = new RunToolCallIds();
     private final int maxRounds = settings.maxRounds();
     private final int toolBudget = settings.toolCallBudget();
     private final long pendingFallbackNanos = settings.pendingMessagesFallback().toNanos();
@@ -220,6 +221,7 @@ public class AgentLoop {
       // Refuse before any round: an unknown route, or an Ollama model without tools.
       providers.resolve(route).checkModel(route.model());
       conversation.addAll(ConversationMapper.toChat(tasks.context(ref).messages()));
+      callIds.seenIn(conversation);
       String system = WorkerGuidance.systemPrompt(spec.task(), spec.policy(), maxRounds, toolBudget);
       int nudges = 0;
       for (int round = 1; round <= maxRounds; round++) {
@@ -289,7 +291,7 @@ public class AgentLoop {
       ModelProvider provider = providers.resolve(route);
       DeltaCoalescer deltas = new DeltaCoalescer(events, settings.assistantDeltaCoalesce());
       // A cancel or a lost lease interrupts the stream: the round ends there, unrecorded.
-      RoundResult result = signals.streaming(() -> provider.stream(request, deltas));
+      RoundResult result = callIds.unique(signals.streaming(() -> provider.stream(request, deltas)));
       if (signals.ended() != null) {
         throw new RunEndedElsewhere();
       }

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /** Tool-call id helpers for providers that send no ids (Ollama, older Gemini) or need names by id. */
-final class ToolCallIds {
+public final class ToolCallIds {
 
   private ToolCallIds() {}
 
-  static String fresh() {
+  public static String fresh() {
     return "call_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
   }
 

@@ -83,6 +83,9 @@ class AgentRunTest {
     assertThat(run.appended).extracting(a -> a.role()).containsExactly("assistant", "tool", "assistant", "tool", "assistant");
     assertThat(run.appended.getLast().content()).isEqualTo(ScriptedModels.FINAL_TEXT);
     assertThat(run.activity).extracting(a -> a.status()).containsExactly("running", "ok", "running", "ok");
+    // Fixture servers number calls per response (call_0 every round) as some real ones do: the run's ids stay unique.
+    assertThat(run.activity.stream().map(a -> a.toolCallId()).distinct()).hasSize(2);
+    assertThat(events.stream().filter(e -> e.type().equals("tool_call")).map(e -> e.data().get("id")).distinct()).hasSize(2);
     assertThat(run.usage).hasSize(3);
     assertThat(ScriptedModels.received(model)).hasSize(3).allMatch(ScriptedModels.Received::toolsOffered);
   }

@@ -161,6 +161,20 @@ public class RunService {
                     RunState.NEEDS_INPUT.wire())));
   }
 
+  /** The task's active run (preparing or running), or null. */
+  public Uni<RunEntity> active(UUID taskId) {
+    return runs.active(taskId);
+  }
+
+  /**
+   * After the transaction that ended a run for a reason of the service's own (a deletion): its
+   * stream ends, and the runner driving it is told at once, so it stops its model stream and command.
+   */
+  public Uni<Void> announceEnded(String taskId, String runId, RunState state, String reason) {
+    return endEvents.publish(taskId, runId, state.wire(), reason)
+        .invoke(() -> control.push(taskId, runId, RunControlApi.ENDED, state.wire()));
+  }
+
   /**
    * Ends the task's active run (if any) with {@code state} and lets the task follow; runs in the
    * caller's transaction. Returns how many runs ended.

@@ -30,6 +30,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class TaskDeletion {
 
+  private static final String DELETING = "the task is being deleted";
+
   private final WorkAccess access;
   private final TaskRepository tasks;
   private final RunService runs;
@@ -48,10 +50,14 @@ public class TaskDeletion {
   /** The owner deletes one of their tasks; a retry after a failed clean-up takes the same path. */
   public Uni<TaskDeleted> delete(Actor actor, TaskRef request) {
     UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
+    UUID[] endedRun = new UUID[1];
     return Panache.withTransaction(() -> access.requireWorkUser(actor)
             .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
             .onItem().ifNull().failWith(Failures::taskNotFound)
+            .call(task -> runs.active(task.id).invoke(run -> endedRun[0] = run == null ? null : run.id))
             .chain(task -> decommission(actor, task)))
+        .call(() -> endedRun[0] == null ? Uni.createFrom().voidItem()
+            : runs.announceEnded(taskId.toString(), endedRun[0].toString(), RunState.CANCELLED, DELETING))
         .chain(owner -> remove(actor, taskId, owner))
         .replaceWith(new TaskDeleted(taskId.toString()));
   }
@@ -65,7 +71,7 @@ public class TaskDeletion {
     task.decommissioning = true;
     task.decommissionError = null;
     task.updatedAt = now;
-    return runs.endActive(task, RunState.CANCELLED, "the task is being deleted", now)
+    return runs.endActive(task, RunState.CANCELLED, DELETING, now)
         .call(() -> audit.record(actor, "task.delete.start", task.id, Map.of("title", task.title)))
         .replaceWith(task.ownerId);
   }

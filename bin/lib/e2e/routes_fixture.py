@@ -24,15 +24,15 @@ the conversation folded to {role, text, calls, tool}, whether tools were offered
 import argparse
 import json
 import re
-import sys
 import threading
 import urllib.parse
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from fixture_http import FixtureHandler
 
 PAGE_TITLE = "Routes fixture page"
 PAGE = "<!doctype html>\n<title>%s</title>\n<h1>Written by the routes fixture model</h1>\n" % PAGE_TITLE
-MAX_BODY = 8 * 1024 * 1024
 KEY_HEADERS = {"ollama": "Authorization", "openai": "Authorization", "anthropic": "x-api-key", "gemini": "x-goog-api-key"}
 
 RECEIVED = []
@@ -149,35 +149,8 @@ def halves(text):
 
 # --- HTTP --------------------------------------------------------------------------------------
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, fmt, *args):
-        sys.stderr.write("routes-fixture: " + (fmt % args) + "\n")
-
-    def answer(self, status, payload):
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def start_stream(self, content_type):
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-
-    def chunk(self, text):
-        data = text.encode()
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
-
-    def end_stream(self):
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
+class Handler(FixtureHandler):
+    log_prefix = "routes-fixture"
 
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
@@ -193,11 +166,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
         try:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length < 0 or length > MAX_BODY:
-                raise ValueError("body too large")
-            body = json.loads(self.rfile.read(length) or b"{}")
-        except (ValueError, json.JSONDecodeError):
+            body = self.body()
+        except ValueError:
             self.answer(400, {"error": "invalid request"})
             return
         prefix, _, rest = url.path.lstrip("/").partition("/")
@@ -244,12 +214,12 @@ class Handler(BaseHTTPRequestHandler):
         self.start_stream("application/x-ndjson")
         base = {"model": model, "created_at": "2026-01-01T00:00:00Z", "done": False}
         for piece in pieces(text):
-            self.chunk(json.dumps(dict(base, message={"role": "assistant", "content": piece})) + "\n")
+            self.line(dict(base, message={"role": "assistant", "content": piece}))
         if calls:
             tool_calls = [{"function": {"name": n, "arguments": a}} for n, a in calls]
-            self.chunk(json.dumps(dict(base, message={"role": "assistant", "content": "", "tool_calls": tool_calls})) + "\n")
-        self.chunk(json.dumps(dict(base, message={"role": "assistant", "content": ""}, done=True, done_reason="stop",
-                                   prompt_eval_count=100, eval_count=20)) + "\n")
+            self.line(dict(base, message={"role": "assistant", "content": "", "tool_calls": tool_calls}))
+        self.line(dict(base, message={"role": "assistant", "content": ""}, done=True, done_reason="stop",
+                       prompt_eval_count=100, eval_count=20))
         self.end_stream()
 
     # OpenAI chat completions (SSE)

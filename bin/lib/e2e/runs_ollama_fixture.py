@@ -9,11 +9,11 @@ Any other model is "not found" (404), as a real Ollama answers.
 """
 import argparse
 import json
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from fixture_http import FixtureHandler
 
 NOTES = "Notes written by the runs fixture model.\n"
-MAX_BODY = 8 * 1024 * 1024
 
 
 def script(messages):
@@ -27,30 +27,8 @@ def script(messages):
     return "All done: notes.txt is written.", []
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, fmt, *args):
-        sys.stderr.write("runs-fixture: " + (fmt % args) + "\n")
-
-    def body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        if length < 0 or length > MAX_BODY:
-            raise ValueError("body too large")
-        return json.loads(self.rfile.read(length) or b"{}")
-
-    def answer(self, status, payload):
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def chunk(self, obj):
-        line = (json.dumps(obj) + "\n").encode()
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
-        self.wfile.flush()
+class Handler(FixtureHandler):
+    log_prefix = "runs-fixture"
 
     def do_GET(self):
         if self.path in ("/", "/api/version"):
@@ -63,7 +41,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         try:
             request = self.body()
-        except (ValueError, json.JSONDecodeError):
+        except ValueError:
             self.answer(400, {"error": "invalid request"})
             return
         model = str(request.get("model", ""))
@@ -79,18 +57,14 @@ class Handler(BaseHTTPRequestHandler):
         text, calls = script(request.get("messages") or [])
         if not request.get("tools"):
             calls = []
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
+        self.start_stream("application/x-ndjson")
         base = {"model": model, "created_at": "2026-01-01T00:00:00Z", "done": False}
-        self.chunk(dict(base, message={"role": "assistant", "content": text}))
+        self.line(dict(base, message={"role": "assistant", "content": text}))
         if calls:
-            self.chunk(dict(base, message={"role": "assistant", "content": "", "tool_calls": calls}))
-        self.chunk(dict(base, message={"role": "assistant", "content": ""}, done=True, done_reason="stop",
+            self.line(dict(base, message={"role": "assistant", "content": "", "tool_calls": calls}))
+        self.line(dict(base, message={"role": "assistant", "content": ""}, done=True, done_reason="stop",
                         prompt_eval_count=100, eval_count=20))
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
+        self.end_stream()
 
 
 def main():

@@ -5,6 +5,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -79,7 +80,7 @@ public class SandboxSettingsValidator {
     }
     if (CelldChannels.usesSocket(s, docker)) {
       String longest = CelldChannels.socketRoot(s) + "/0123456789abcdef/" + CelldChannels.SOCKET;
-      require(problems, s.celld().socketDir().startsWith("/") && longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 107,
+      require(problems, s.celld().socketDir().startsWith("/") && longest.getBytes(StandardCharsets.UTF_8).length <= 107,
           "celld.socket-dir", s.celld().socketDir(), "must be an absolute path short enough for a unix socket path (" + longest + ")");
     }
     return problems;

@@ -5,7 +5,6 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
-import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -20,9 +19,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * <p>A subject of {@link TaskSubjects#CALLER_CHECKED} is one round trip: task-service checks the
  * account (status, Work access, stored role) in its handler before it reads or changes anything
  * (see {@link #checkedByTaskService}).
- * For everything else, safe requests (GET, HEAD) send the account read and the operation together
- * and release the answer only when the account check passes with the very actor the operation was
- * sent for; any other method checks the account first, so a refused account never causes a change.
+ * Any other subject gets the account checked first, so a refused account never causes a change.
  */
 @ApplicationScoped
 public class CallerRequests {
@@ -30,42 +27,16 @@ public class CallerRequests {
   private final CurrentAccount accounts;
   private final JsonWebToken token;
   private final NatsRequester nats;
-  private final CurrentVertxRequest http;
 
-  public CallerRequests(CurrentAccount accounts, JsonWebToken token, NatsRequester nats, CurrentVertxRequest http) {
+  public CallerRequests(CurrentAccount accounts, JsonWebToken token, NatsRequester nats) {
     this.accounts = accounts;
     this.token = token;
     this.nats = nats;
-    this.http = http;
   }
 
   /** The checked actor alone (sequential); for operations that need it before their first request. */
   public Uni<Actor> actor() {
     return accounts.actor(token);
-  }
-
-  /**
-   * Runs {@code request} for the checked actor: concurrently with the account read on a safe
-   * method (the answer is held until the check passes, and made again if the role turned out to
-   * differ from the token's), after it otherwise. A refused account gets the refusal, never the answer.
-   */
-  public <T> Uni<T> call(Function<Actor, Uni<T>> request) {
-    if (!safeMethod()) {
-      return actor().chain(actor -> request.apply(actor));
-    }
-    Actor expected = expectedActor();
-    Uni<Actor> checked = actor();
-    // Captured as a value, so an early failure of the operation cannot overtake the account's refusal.
-    Uni<Outcome<T>> speculative = Uni.createFrom().deferred(() -> request.apply(expected))
-        .onItemOrFailure().transform(Outcome::new);
-    return Uni.combine().all().unis(checked, speculative).asTuple().chain(both -> {
-      Actor actor = both.getItem1();
-      Outcome<T> outcome = both.getItem2();
-      if (!actor.equals(expected)) {
-        return request.apply(actor); // the role changed since the token was issued: ask again as the account is now
-      }
-      return outcome.failure() != null ? Uni.createFrom().failure(outcome.failure()) : Uni.createFrom().item(outcome.item());
-    });
   }
 
   public <T> Uni<T> ask(String subject, Object body, Class<T> replyType) {
@@ -77,7 +48,7 @@ public class CallerRequests {
   }
 
   private <T> Uni<T> ask(String subject, Function<Actor, Uni<T>> request) {
-    return TaskSubjects.CALLER_CHECKED.contains(subject) ? checkedByTaskService(request) : call(request);
+    return TaskSubjects.CALLER_CHECKED.contains(subject) ? checkedByTaskService(request) : actor().chain(actor -> request.apply(actor));
   }
 
   /**
@@ -95,7 +66,7 @@ public class CallerRequests {
       return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));
     }
     // Read from the token here, on the request's thread: the recovery runs where the reply arrived.
-    Actor claimed = expectedActor();
+    Actor claimed = claimedActor(accountId);
     return request.apply(claimed)
         .onFailure(CallerRequests::roleChanged).recoverWithUni(() -> accounts.actor(accountId).chain(actor -> request.apply(actor)));
   }
@@ -112,28 +83,9 @@ public class CallerRequests {
     return nats.request(subject, body, replyType, actor, deadline);
   }
 
-  /** The actor the token suggests; only a guess, confirmed (or corrected) by the fresh account read. */
-  private Actor expectedActor() {
-    String subject = token.getSubject();
-    if (subject == null || subject.isBlank()) {
-      return new Actor("unknown", Actor.Role.USER); // the account read refuses such a token anyway
-    }
+  /** The actor the token claims; task-service confirms it, or answers role_changed. */
+  private Actor claimedActor(String accountId) {
     boolean admin = token.getGroups() != null && token.getGroups().contains(Actor.Role.ADMIN.wire());
-    return new Actor(subject, admin ? Actor.Role.ADMIN : Actor.Role.USER);
+    return new Actor(accountId, admin ? Actor.Role.ADMIN : Actor.Role.USER);
   }
-
-  private boolean safeMethod() {
-    try {
-      var context = http.getCurrent();
-      if (context == null) {
-        return false;
-      }
-      String method = context.request().method().name();
-      return "GET".equals(method) || "HEAD".equals(method);
-    } catch (RuntimeException e) {
-      return false; // no HTTP request in scope: the strict order
-    }
-  }
-
-  private record Outcome<T>(T item, Throwable failure) {}
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 if [[ -z ${JAVA_HOME:-} ]]; then
-  JAVA_HOME=$(ls -d /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*-21-* 2>/dev/null | head -n 1)
+  JAVA_HOME=$(ls -d /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*-21-* 2>/dev/null | head -n 1 || true)
   export JAVA_HOME
 fi
 if [[ -z ${QUARKUS_DATASOURCE_PASSWORD:-} && -r .workcell/secrets/pg-workcell_task ]]; then

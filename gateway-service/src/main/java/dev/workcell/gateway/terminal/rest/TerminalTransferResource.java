@@ -31,7 +31,8 @@ import dev.workcell.gateway.terminal.service.MediaTypes;
 import dev.workcell.gateway.terminal.service.SearchPaths;
 import dev.workcell.gateway.terminal.service.TerminalCaller;
 import dev.workcell.gateway.terminal.service.TerminalSandbox;
-import dev.workcell.gateway.terminal.service.ZipBuilder;
+import dev.workcell.gateway.terminal.service.TerminalSandbox.FileStream;
+import dev.workcell.gateway.terminal.service.ZipStream;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -44,14 +45,16 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.RestMulti;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
 /**
@@ -72,13 +75,13 @@ public class TerminalTransferResource {
 
   @GET
   @Path("/files/view")
-  public Uni<Response> view(@QueryParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+  public RestMulti<byte[]> view(@QueryParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     return bytes(TerminalCaller.of(user, session), HomePaths.resolve(QueryValues.required("path", path), ""));
   }
 
   @GET
   @Path("/files/serve/{path: .+}")
-  public Uni<Response> serve(@PathParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+  public RestMulti<byte[]> serve(@PathParam("path") String path, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     return bytes(TerminalCaller.of(user, session), HomePaths.resolve("/" + path, ""));
   }
 
@@ -157,7 +160,7 @@ public class TerminalTransferResource {
   @POST
   @Path("/files/archive")
   @Consumes(MediaType.APPLICATION_JSON)
-  public Uni<Response> archive(ArchiveRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+  public RestMulti<byte[]> archive(ArchiveRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     ArchiveRequest request = Inputs.body(body);
     if (request.paths() == null || request.paths().isEmpty()) {
@@ -167,18 +170,29 @@ public class TerminalTransferResource {
       throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "too many paths");
     }
     List<String> targets = request.paths().stream().map(p -> HomePaths.resolve(QueryValues.required("paths", p), "")).toList();
-    ZipBuilder zip = new ZipBuilder(settings.archiveMaxBytes(), settings.archiveMaxFiles());
+    ZipStream zip = new ZipStream(settings.archiveMaxBytes(), settings.archiveMaxFiles());
     String name = targets.size() == 1 ? lastName(targets.get(0)) : "download";
-    return Multi.createFrom().iterable(targets)
+    // Every member is listed and counted against the caps first, so a 413 comes before the 200.
+    Uni<List<Member>> members = Multi.createFrom().iterable(targets)
         .onItem().transformToUniAndConcatenate(target -> members(caller, target))
         .onItem().transformToIterable(list -> list)
-        .onItem().transformToUniAndConcatenate(member -> {
-          zip.reserve(member.size());
-          return sandbox.readAll(caller, member.path(), settings.archiveMaxBytes()).invoke(data -> zip.add(member.name(), data));
-        })
-        .collect().last()
-        .map(ignored -> Response.ok(zip.finish(), "application/zip")
-            .header("Content-Disposition", "attachment; filename=\"" + name.replace("\"", "") + ".zip\"").build());
+        .invoke(member -> zip.reserve(member.size()))
+        .collect().asList();
+    return RestMulti.fromUniResponse(members, list -> zipped(caller, list, zip),
+        list -> Map.of(HttpHeaders.CONTENT_TYPE, List.of("application/zip"),
+            "Content-Disposition", List.of("attachment; filename=\"" + name.replace("\"", "") + ".zip\"")));
+  }
+
+  /** The members one after another, each chunk through the zip encoder as it arrives, then the central directory. */
+  private Multi<byte[]> zipped(TerminalCaller caller, List<Member> members, ZipStream zip) {
+    Multi<byte[]> entries = Multi.createFrom().iterable(members).onItem().transformToMultiAndConcatenate(member ->
+        sandbox.stream(caller, member.path(), settings.archiveMaxBytes()).onItem().transformToMulti(file ->
+            Multi.createBy().concatenating().streams(
+                Multi.createFrom().item(() -> zip.begin(member.name())),
+                file.chunks().map(zip::write),
+                Multi.createFrom().item(zip::end))));
+    return Multi.createBy().concatenating().streams(entries, Multi.createFrom().item(zip::finish))
+        .select().where(bytes -> bytes.length > 0);
   }
 
   private record Member(String path, String name, long size) {}
@@ -205,9 +219,11 @@ public class TerminalTransferResource {
     });
   }
 
-  private Uni<Response> bytes(TerminalCaller caller, String file) {
-    return sandbox.readAll(caller, file, settings.viewMaxBytes()).map(data -> Response.ok(data, MediaTypes.of(file))
-        .header("X-Content-Type-Options", "nosniff").build());
+  /** Streamed: the gateway holds about one chunk of a download, not the file; a failure before the first byte is a problem. */
+  private RestMulti<byte[]> bytes(TerminalCaller caller, String file) {
+    return RestMulti.fromUniResponse(sandbox.stream(caller, file, settings.viewMaxBytes()), FileStream::chunks,
+        stream -> Map.of(HttpHeaders.CONTENT_TYPE, List.of(MediaTypes.of(file)), "X-Content-Type-Options", List.of("nosniff"),
+            HttpHeaders.CONTENT_LENGTH, List.of(Long.toString(stream.size()))));
   }
 
   private static String lastName(String relative) {

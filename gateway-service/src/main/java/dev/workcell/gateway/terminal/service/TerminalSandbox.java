@@ -9,10 +9,12 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.gateway.terminal.config.TerminalSettings;
 import dev.workcell.messaging.NatsRequester;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * Requests to sandbox-service for a user's home sandbox. The gateway acts as itself (a service
@@ -43,29 +45,45 @@ public class TerminalSandbox {
     return nats.request(subject, body, replyType, GATEWAY, deadline.plusMillis(waitMs));
   }
 
-  /** The whole file in chunks; {@code file_too_large} (413) beyond {@code maxBytes}. */
-  public Uni<byte[]> readAll(TerminalCaller caller, String path, long maxBytes) {
-    return chunk(caller, path, 0).chain(first -> {
+  /** A file handed out as it is read: its size (from the first chunk) and its bytes, chunk by chunk. */
+  public record FileStream(long size, Multi<byte[]> chunks) {}
+
+  /**
+   * The file in chunks, each fetched when the previous one was taken, so a download holds about one
+   * chunk in memory whatever the file's size; {@code file_too_large} (413) beyond {@code maxBytes}.
+   * Exactly the size the first chunk reports is served: a file that grows meanwhile is cut there.
+   */
+  public Uni<FileStream> stream(TerminalCaller caller, String path, long maxBytes) {
+    return chunk(caller, path, 0).map(first -> {
       if (first.size() > maxBytes) {
-        return Uni.createFrom().failure(new WorkcellException(ErrorCode.FILE_TOO_LARGE,
-            "The file has " + first.size() + " bytes; at most " + maxBytes + " are served"));
+        throw new WorkcellException(ErrorCode.FILE_TOO_LARGE,
+            "The file has " + first.size() + " bytes; at most " + maxBytes + " are served");
       }
-      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.max(first.size(), 0));
-      return rest(caller, path, first, out, maxBytes).map(ignored -> out.toByteArray());
+      return new FileStream(first.size(), from(caller, path, first, first.size()));
     });
   }
 
-  private Uni<Void> rest(TerminalCaller caller, String path, FileBytes chunk, ByteArrayOutputStream out, long maxBytes) {
+  /** The whole file in memory, for answers that need it at once (an image for read_file). */
+  public Uni<byte[]> readAll(TerminalCaller caller, String path, long maxBytes) {
+    return stream(caller, path, maxBytes).chain(file -> file.chunks()
+        .collect().in(() -> new ByteArrayOutputStream((int) file.size()), (out, data) -> out.write(data, 0, data.length))
+        .map(ByteArrayOutputStream::toByteArray));
+  }
+
+  private Multi<byte[]> from(TerminalCaller caller, String path, FileBytes chunk, long size) {
     byte[] data = chunk.data() == null ? new byte[0] : chunk.data();
-    out.write(data, 0, data.length);
-    if (out.size() > maxBytes) {
-      return Uni.createFrom().failure(new WorkcellException(ErrorCode.FILE_TOO_LARGE, "The file grew beyond " + maxBytes + " bytes"));
+    if (chunk.offset() + data.length > size) {
+      data = Arrays.copyOf(data, (int) Math.max(0, size - chunk.offset()));
     }
+    long next = chunk.offset() + data.length;
+    Multi<byte[]> head = Multi.createFrom().item(data);
     // An empty chunk before eof would loop forever on a misbehaving answer; stop there instead.
-    if (chunk.eof() || data.length == 0) {
-      return Uni.createFrom().voidItem();
+    if (chunk.eof() || data.length == 0 || next >= size) {
+      return head;
     }
-    return chunk(caller, path, chunk.offset() + data.length).chain(next -> rest(caller, path, next, out, maxBytes));
+    Multi<byte[]> rest = Multi.createFrom().deferred(() -> chunk(caller, path, next).toMulti()
+        .onItem().transformToMultiAndConcatenate(following -> from(caller, path, following, size)));
+    return Multi.createBy().concatenating().streams(head, rest);
   }
 
   private Uni<FileBytes> chunk(TerminalCaller caller, String path, long offset) {

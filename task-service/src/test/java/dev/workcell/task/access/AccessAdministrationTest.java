@@ -27,6 +27,18 @@ import dev.workcell.contracts.task.WorkAdminApi.SetRole;
 import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
 import dev.workcell.messaging.NatsRequester;
+import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.task.RunControlApi;
+import dev.workcell.contracts.task.RunControlApi.RunControl;
+import dev.workcell.messaging.MessageCodec;
+import dev.workcell.messaging.NatsConnection;
+import dev.workcell.task.config.TaskSettings;
+import dev.workcell.task.support.RunEventsReader;
+import io.nats.client.Message;
+import io.nats.client.Subscription;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
@@ -46,6 +58,18 @@ class AccessAdministrationTest {
 
   @Inject
   Sql sql;
+
+  @Inject
+  NatsConnection connection;
+
+  @Inject
+  MessageCodec codec;
+
+  @Inject
+  TaskSettings settings;
+
+  @Inject
+  RunEventsReader events;
 
   WorkClient work;
   Actor admin;
@@ -109,6 +133,30 @@ class AccessAdministrationTest {
     // The old header still says admin; the database decides.
     assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), demoted)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
     assertThat(auditActions()).contains("account.role");
+  }
+
+  @Test
+  void aRevokedRunsRunnerIsToldAtOnceAndItsStreamEnds() throws Exception {
+    setMode("admins");
+    Actor demoted = work.admin();
+    TaskCreated created = work.createTask(demoted);
+    String taskId = created.task().id();
+    String runId = created.run().id();
+    work.move(taskId, runId, "running");
+    events.runnerEmits(taskId, runId, 1, "run_state", Map.of("state", "running"));
+    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(settings.runControlPrefix(), runId));
+    connection.connection().flush(Duration.ofSeconds(5));
+
+    work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), RoleChanged.class, admin);
+
+    Message pushed = control.nextMessage(Duration.ofSeconds(2));
+    assertThat(pushed).as("the runner stops at once, not at its next lease heartbeat").isNotNull();
+    assertThat(codec.decode(pushed.getData(), RunControl.class))
+        .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, "cancelled"));
+    List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
+    assertThat(stream.getLast().type()).isEqualTo("done");
+    assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", "Work access was revoked");
+    control.unsubscribe();
   }
 
   @Test

@@ -22,6 +22,9 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -101,6 +104,7 @@ public class SandboxLifecycle {
       deactivate(key.id(), "the sandbox was deleted");
       container.ifPresent(driver::removeContainer);
       volume.ifPresent(driver::removeVolume);
+      specs.celldSocketDir(key.container()).ifPresent(SandboxLifecycle::removeSocketDir);
       admission.release(key.id());
       Log.infof("deleted the sandbox and volume of %s", key.describe());
       return absent(key);
@@ -337,6 +341,15 @@ public class SandboxLifecycle {
       driver.find(key).filter(SandboxInstance::running).ifPresent(driver::stop);
     } catch (RuntimeException e) {
       Log.warnf("could not stop the failed sandbox of %s: %s", taskId, e.getMessage());
+    }
+  }
+
+  /** The sandbox's (empty) socket directory goes with it; one that is not empty is left for an operator. */
+  private static void removeSocketDir(Path dir) {
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      Log.warnf("celld's socket directory %s was not removed: %s", dir, e.toString());
     }
   }
 

@@ -44,10 +44,14 @@ public record SandboxSpec(
    * Named from a hash so any container name gives a short socket path.
    */
   public Optional<Path> celldSocketDir(String container) {
-    if (celldSocketRoot.isBlank()) {
+    return celldSocketDir(celldSocketRoot, container);
+  }
+
+  static Optional<Path> celldSocketDir(String root, String container) {
+    if (root.isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(Path.of(celldSocketRoot, HexFormat.of().formatHex(sha256(container)).substring(0, 16)));
+    return Optional.of(Path.of(root, HexFormat.of().formatHex(sha256(container)).substring(0, 16)));
   }
 
   /** sha256 over every field and the hardening profile; stored as the policy-hash label. */

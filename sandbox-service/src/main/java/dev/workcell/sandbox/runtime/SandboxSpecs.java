@@ -11,7 +11,9 @@ import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.config.SandboxSettingsValidator;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Resolves a runtime policy over the global settings into the {@link SandboxSpec} a sandbox runs with. */
@@ -62,6 +64,11 @@ public class SandboxSpecs {
   }
 
   /** The policy as stored in the sandbox's policy label. */
+  /** The socket directory the sandbox named {@code container} has or had; empty on the exec channel. */
+  public Optional<Path> celldSocketDir(String container) {
+    return SandboxSpec.celldSocketDir(celldSocketRoot, container);
+  }
+
   public String encode(SandboxPolicy policy) {
     try {
       return json.writeValueAsString(policy == null ? SandboxPolicy.defaults() : policy);

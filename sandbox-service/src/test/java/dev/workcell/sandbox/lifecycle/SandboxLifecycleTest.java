@@ -23,6 +23,7 @@ import dev.workcell.sandbox.admission.RuntimeAdmission;
 import dev.workcell.sandbox.reconcile.StartupReconciler;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.SandboxNames;
+import dev.workcell.sandbox.runtime.SandboxSpecs;
 import dev.workcell.sandbox.testing.SandboxClient;
 import dev.workcell.sandbox.testing.TaskServiceFixture;
 import dev.workcell.sandbox.testing.TestDocker;
@@ -30,6 +31,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +47,9 @@ class SandboxLifecycleTest {
 
   @Inject
   DockerClient docker;
+
+  @Inject
+  SandboxSpecs specs;
 
   @Inject
   StartupReconciler reconciler;
@@ -192,10 +197,13 @@ class SandboxLifecycleTest {
     SandboxRef ref = sandboxes.newTask("delete-owner");
     sandboxes.ensure(ref);
     write(ref, "gone.txt", "bye");
+    Path socketDir = specs.celldSocketDir(SandboxNames.container(ref.taskId())).orElseThrow();
+    assertThat(socketDir).isDirectory();
     SandboxState deleted = sandboxes.call(SandboxSubjects.DELETE, ref, SandboxState.class);
     assertThat(deleted.state()).isEqualTo("absent");
     assertThat(gone(() -> docker.inspectContainerCmd(SandboxNames.container(ref.taskId())).exec())).isTrue();
     assertThat(gone(() -> docker.inspectVolumeCmd(SandboxNames.volume(ref.taskId())).exec())).isTrue();
+    assertThat(socketDir).as("celld's socket directory goes with its sandbox").doesNotExist();
   }
 
   @Test

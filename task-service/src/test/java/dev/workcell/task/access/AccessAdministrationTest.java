@@ -139,7 +139,20 @@ class AccessAdministrationTest {
   void aRevokedRunsRunnerIsToldAtOnceAndItsStreamEnds() throws Exception {
     setMode("admins");
     Actor demoted = work.admin();
-    TaskCreated created = work.createTask(demoted);
+    endsRunAtOnce(demoted, "Work access was revoked",
+        () -> work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), RoleChanged.class, admin));
+  }
+
+  @Test
+  void aDeletedUsersRunnerIsToldAtOnceAndItsStreamEnds() throws Exception {
+    Actor doomed = work.admin();
+    endsRunAtOnce(doomed, "the task is being deleted",
+        () -> work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), AccountDeleted.class, admin));
+  }
+
+  /** {@code action} ends the running run of a new task of {@code owner}: its runner hears it at once, its stream ends. */
+  private void endsRunAtOnce(Actor owner, String reason, Runnable action) throws Exception {
+    TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
     String runId = created.run().id();
     work.move(taskId, runId, "running");
@@ -147,7 +160,7 @@ class AccessAdministrationTest {
     Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(settings.runControlPrefix(), runId));
     connection.connection().flush(Duration.ofSeconds(5));
 
-    work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), RoleChanged.class, admin);
+    action.run();
 
     Message pushed = control.nextMessage(Duration.ofSeconds(2));
     assertThat(pushed).as("the runner stops at once, not at its next lease heartbeat").isNotNull();
@@ -155,7 +168,7 @@ class AccessAdministrationTest {
         .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, "cancelled"));
     List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
     assertThat(stream.getLast().type()).isEqualTo("done");
-    assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", "Work access was revoked");
+    assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", reason);
     control.unsubscribe();
   }
 

@@ -50,30 +50,33 @@ public class TaskDeletion {
   /** The owner deletes one of their tasks; a retry after a failed clean-up takes the same path. */
   public Uni<TaskDeleted> delete(Actor actor, TaskRef request) {
     UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
-    UUID[] endedRun = new UUID[1];
     return Panache.withTransaction(() -> access.requireWorkUser(actor)
             .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
             .onItem().ifNull().failWith(Failures::taskNotFound)
-            .call(task -> runs.active(task.id).invoke(run -> endedRun[0] = run == null ? null : run.id))
             .chain(task -> decommission(actor, task)))
-        .call(() -> endedRun[0] == null ? Uni.createFrom().voidItem()
-            : runs.announceEnded(taskId.toString(), endedRun[0].toString(), RunState.CANCELLED, DELETING))
-        .chain(owner -> remove(actor, taskId, owner))
+        .call(this::announce)
+        .chain(marked -> remove(actor, taskId, marked.ownerId()))
         .replaceWith(new TaskDeleted(taskId.toString()));
   }
 
-  /**
-   * Marks the task decommissioning and cancels its run; runs in the caller's transaction and
-   * returns the owner, which sandbox-service checks against its labels.
-   */
-  public Uni<UUID> decommission(Actor actor, TaskEntity task) {
+  /** A task marked for deletion: its owner (sandbox-service checks it against its labels) and the run that ended, if any. */
+  public record Decommissioned(UUID taskId, UUID ownerId, UUID endedRunId) {}
+
+  /** Marks the task decommissioning and cancels its run; runs in the caller's transaction. */
+  public Uni<Decommissioned> decommission(Actor actor, TaskEntity task) {
     OffsetDateTime now = OffsetDateTime.now();
     task.decommissioning = true;
     task.decommissionError = null;
     task.updatedAt = now;
-    return runs.endActive(task, RunState.CANCELLED, DELETING, now)
+    return runs.active(task.id).chain(run -> runs.endActive(task, RunState.CANCELLED, DELETING, now)
         .call(() -> audit.record(actor, "task.delete.start", task.id, Map.of("title", task.title)))
-        .replaceWith(task.ownerId);
+        .replaceWith(new Decommissioned(task.id, task.ownerId, run == null ? null : run.id)));
+  }
+
+  /** After the transaction: the ended run's runner hears it at once and its stream ends, not at the next heartbeat. */
+  public Uni<Void> announce(Decommissioned marked) {
+    return marked.endedRunId() == null ? Uni.createFrom().voidItem()
+        : runs.announceEnded(marked.taskId().toString(), marked.endedRunId().toString(), RunState.CANCELLED, DELETING);
   }
 
   /** Removes the runtime, then the rows; on a runtime failure records why and passes the error on. */

@@ -116,11 +116,15 @@ wc_start_service() {
   fi
   # env -i: a service sees its own settings, never the operator's shell (or another service's secrets).
   mapfile -t env_lines < <(wc_service_env "$svc")
+  # A running service reads its jars lazily: it runs from its own copy in the state folder, so a
+  # rebuild of the checkout (mvn verify, bin/workcell test) never swaps classes under it.
+  local app=$WC_STATE/app/$svc
+  rm -rf "$app" && mkdir -p "$WC_STATE/app" && cp -a "$(dirname "$(wc_jar "$svc")")" "$app"
   # A class-data archive per service, written at its first clean exit, shortens every later start.
   mkdir -p "$WC_STATE/cds"
   env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 "${env_lines[@]}" \
     setsid "$JAVA_HOME/bin/java" $WC_JAVA_OPTS -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
-    -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$(wc_jar "$svc")" >>"$WC_LOGS/$svc.log" 2>&1 </dev/null &
+    -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >>"$WC_LOGS/$svc.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
 }
 

@@ -39,4 +39,11 @@ public interface TerminalSettings {
   /** Most files one /files/archive may hold. */
   @WithDefault("1000")
   int archiveMaxFiles();
+
+  /**
+   * Bytes of whole files this gateway holds in memory at once (read_file of an image; every other
+   * download streams). A read that does not fit is refused with 429 and Retry-After, never an OOM.
+   */
+  @WithDefault("67108864")
+  long wholeFileBudgetBytes();
 }

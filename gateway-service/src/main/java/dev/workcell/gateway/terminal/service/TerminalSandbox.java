@@ -29,10 +29,12 @@ public class TerminalSandbox {
   private static final Actor GATEWAY = Actor.service(ServiceName.GATEWAY);
 
   private final NatsRequester nats;
+  private final WholeFileBudget budget;
   private final Duration deadline;
 
-  public TerminalSandbox(NatsRequester nats, TerminalSettings settings) {
+  public TerminalSandbox(NatsRequester nats, TerminalSettings settings, WholeFileBudget budget) {
     this.nats = nats;
+    this.budget = budget;
     this.deadline = settings.sandboxDeadline();
   }
 
@@ -63,11 +65,15 @@ public class TerminalSandbox {
     });
   }
 
-  /** The whole file in memory, for answers that need it at once (an image for read_file). */
+  /** The whole file in memory, for answers that need it at once (an image for read_file), within the gateway's budget. */
   public Uni<byte[]> readAll(TerminalCaller caller, String path, long maxBytes) {
-    return stream(caller, path, maxBytes).chain(file -> file.chunks()
-        .collect().in(() -> new ByteArrayOutputStream((int) file.size()), (out, data) -> out.write(data, 0, data.length))
-        .map(ByteArrayOutputStream::toByteArray));
+    return stream(caller, path, maxBytes).chain(file -> {
+      long taken = budget.take(file.size());
+      return file.chunks()
+          .collect().in(() -> new ByteArrayOutputStream((int) file.size()), (out, data) -> out.write(data, 0, data.length))
+          .map(ByteArrayOutputStream::toByteArray)
+          .onTermination().invoke(() -> budget.give(taken));
+    });
   }
 
   private Multi<byte[]> from(TerminalCaller caller, String path, FileBytes chunk, long size) {

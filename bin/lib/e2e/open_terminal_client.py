@@ -3,20 +3,23 @@
 
 Fetches openapi.json, derives one tool per operationId (method, path, parameters by location, JSON
 body), and calls the tools with X-User-Id/X-Session-Id like OpenWebUI's tool-server client. Checks
-the tools work, two users are isolated, escapes are refused and no stack secret is visible inside
-a sandbox. Python 3 standard library only.
+the tools work, two users are isolated, escapes are refused, no stack secret is visible inside
+a sandbox, and the file browser's downloads stream (two 50 MB archives at once in a 160 MB gateway). Python 3 standard library only.
 
 usage: open_terminal_client.py URL KEY [--api-key-file F] [--db-password-file F] [--jwt-key-file F] [--secret-file F]...
 URL is the connection URL OpenWebUI would be given, e.g. http://127.0.0.1:8480/api/open-terminal.
 Exit 0 when every check passed; one line per check on stdout.
 """
 import argparse
+import io
 import json
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 import uuid
 
 
@@ -219,8 +222,50 @@ def main():
     leaked = [label for label, values in secrets.items() if any(v and v in dump for v in values)]
     c.check("no stack secret in env or /proc/*/environ (%s)" % ", ".join(sorted(secrets)), not leaked, leaked)
 
+    downloads(ts, alice, c)
     print("%d failed" % c.failed)
     return 1 if c.failed else 0
+
+
+def downloads(ts, user, c):
+    """The file browser's downloads stream: files far beyond the gateway's heap share, side by side."""
+    size = 25_000_000
+    status, body, _ = ts.call("run_command", user, command="mkdir -p dl && head -c %d /dev/urandom > dl/a.bin && "
+                              "head -c %d /dev/urandom > dl/b.bin" % (size, size), wait=60)
+    c.check("two 25 MB files of noise for the downloads", status == 200 and body.get("exit_code") == 0, (status, body))
+    headers = {"Authorization": "Bearer " + ts.key, "X-User-Id": user}
+    results = [None, None, None]
+
+    def fetch(i, method, path, body):
+        try:
+            results[i] = ts.http(method, ts.url + path, headers, body, raw=True)
+        except OSError as e:  # a gateway that died mid-download (it did, out of memory, before downloads streamed)
+            results[i] = (0, str(e).encode(), "")
+
+    workers = [threading.Thread(target=fetch, args=(0, "POST", "/files/archive", {"paths": ["dl"]})),
+               threading.Thread(target=fetch, args=(1, "POST", "/files/archive", {"paths": ["dl"]})),
+               threading.Thread(target=fetch, args=(2, "GET", "/files/view?path=dl/a.bin", None))]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    sizes = []
+    for status, payload, _ in results[:2]:
+        try:
+            with zipfile.ZipFile(io.BytesIO(payload)) as z:
+                sizes.append(sorted((i.filename, i.file_size) for i in z.infolist()))
+        except zipfile.BadZipFile:
+            sizes.append((status, len(payload)))
+    want = [("dl/a.bin", size), ("dl/b.bin", size)]
+    c.check("two 50 MB archives at once, each whole (the gateway has a 160 MB heap)", sizes == [want, want], sizes)
+    c.check("a 25 MB /files/view beside them, every byte", results[2][0] == 200 and len(results[2][1]) == size,
+            (results[2][0], len(results[2][1])))
+    try:
+        status = ts.http("GET", ts.url + "/health", {}, None, raw=True)[0]
+    except OSError as e:
+        status = str(e)
+    c.check("the gateway still answers after them", status == 200, status)
+    ts.call("run_command", user, command="rm -rf dl", wait=30)
 
 
 if __name__ == "__main__":

@@ -27,18 +27,8 @@ import dev.workcell.contracts.task.WorkAdminApi.SetRole;
 import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
 import dev.workcell.messaging.NatsRequester;
-import dev.workcell.contracts.run.RunEvent;
-import dev.workcell.contracts.task.RunControlApi;
-import dev.workcell.contracts.task.RunControlApi.RunControl;
-import dev.workcell.messaging.MessageCodec;
-import dev.workcell.messaging.NatsConnection;
-import dev.workcell.task.config.TaskSettings;
-import dev.workcell.task.support.RunEventsReader;
-import io.nats.client.Message;
-import io.nats.client.Subscription;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import dev.workcell.task.support.RunEndWatch;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
@@ -60,16 +50,7 @@ class AccessAdministrationTest {
   Sql sql;
 
   @Inject
-  NatsConnection connection;
-
-  @Inject
-  MessageCodec codec;
-
-  @Inject
-  TaskSettings settings;
-
-  @Inject
-  RunEventsReader events;
+  RunEndWatch runEnd;
 
   WorkClient work;
   Actor admin;
@@ -150,26 +131,9 @@ class AccessAdministrationTest {
         () -> work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), AccountDeleted.class, admin));
   }
 
-  /** {@code action} ends the running run of a new task of {@code owner}: its runner hears it at once, its stream ends. */
   private void endsRunAtOnce(Actor owner, String reason, Runnable action) throws Exception {
     TaskCreated created = work.createTask(owner);
-    String taskId = created.task().id();
-    String runId = created.run().id();
-    work.move(taskId, runId, "running");
-    events.runnerEmits(taskId, runId, 1, "run_state", Map.of("state", "running"));
-    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(settings.runControlPrefix(), runId));
-    connection.connection().flush(Duration.ofSeconds(5));
-
-    action.run();
-
-    Message pushed = control.nextMessage(Duration.ofSeconds(2));
-    assertThat(pushed).as("the runner stops at once, not at its next lease heartbeat").isNotNull();
-    assertThat(codec.decode(pushed.getData(), RunControl.class))
-        .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, "cancelled"));
-    List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
-    assertThat(stream.getLast().type()).isEqualTo("done");
-    assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", reason);
-    control.unsubscribe();
+    runEnd.endsAtOnce(work, created.task().id(), created.run().id(), reason, action);
   }
 
   @Test

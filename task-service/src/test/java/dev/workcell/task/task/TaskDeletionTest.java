@@ -19,18 +19,8 @@ import dev.workcell.contracts.task.TaskSubjects.KnownTasksReply;
 import dev.workcell.contracts.task.ToolActivityView;
 import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
-import dev.workcell.contracts.run.RunEvent;
-import dev.workcell.contracts.task.RunControlApi;
-import dev.workcell.contracts.task.RunControlApi.RunControl;
-import dev.workcell.messaging.MessageCodec;
-import dev.workcell.messaging.NatsConnection;
 import dev.workcell.messaging.NatsRequester;
-import dev.workcell.task.config.TaskSettings;
-import dev.workcell.task.support.RunEventsReader;
-import io.nats.client.Message;
-import io.nats.client.Subscription;
-import java.time.Duration;
-import java.util.Map;
+import dev.workcell.task.support.RunEndWatch;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
@@ -54,16 +44,7 @@ class TaskDeletionTest {
   Sql sql;
 
   @Inject
-  NatsConnection connection;
-
-  @Inject
-  MessageCodec codec;
-
-  @Inject
-  TaskSettings settings;
-
-  @Inject
-  RunEventsReader events;
+  RunEndWatch runEnd;
 
   WorkClient work;
   Actor owner;
@@ -126,22 +107,8 @@ class TaskDeletionTest {
   void deletingATaskWithAnActiveRunTellsItsRunnerAtOnceAndEndsTheStream() throws Exception {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
-    String runId = created.run().id();
-    work.move(taskId, runId, "running");
-    events.runnerEmits(taskId, runId, 1, "run_state", Map.of("state", "running"));
-    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(settings.runControlPrefix(), runId));
-    connection.connection().flush(Duration.ofSeconds(5));
-
-    work.call(TaskSubjects.DELETE, new TaskRef(taskId), TaskDeleted.class, owner);
-
-    Message pushed = control.nextMessage(Duration.ofSeconds(2));
-    assertThat(pushed).as("the runner is told at once, not at its next heartbeat").isNotNull();
-    assertThat(codec.decode(pushed.getData(), RunControl.class))
-        .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, "cancelled"));
-    List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
-    assertThat(stream.getLast().type()).isEqualTo("done");
-    assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", "the task is being deleted");
-    control.unsubscribe();
+    runEnd.endsAtOnce(work, taskId, created.run().id(), "the task is being deleted",
+        () -> work.call(TaskSubjects.DELETE, new TaskRef(taskId), TaskDeleted.class, owner));
   }
 
   @Test

@@ -2,7 +2,7 @@
 """Open Terminal API latency through the gateway vs. the same work as a raw `docker exec` into the
 same user's sandbox, p50/p99, one run. Python 3 stdlib; docker CLI for the baseline.
 
-usage: bench.py URL KEY OUT.md [--samples N] [--baseline-samples N]
+usage: bench.py URL KEY OUT.md [--instance NAME] [--samples N] [--baseline-samples N]
 """
 import argparse
 import datetime
@@ -20,11 +20,25 @@ def pct(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100.0 * (len(ordered) - 1))))]
 
 
+def home_container(user, instance):
+    """The user's running home in this deployment, found by its labels (names are sandbox-service's business)."""
+    labels = ["dev.workcell.managed=true", "dev.workcell.home=" + hashlib.sha256(user.encode()).hexdigest()]
+    if instance:
+        labels.append("dev.workcell.instance=" + instance)
+    ids = subprocess.run(["docker", "ps", "-q"] + ["--filter=label=" + label for label in labels],
+                         check=True, capture_output=True, text=True).stdout.split()
+    if len(ids) != 1:
+        raise SystemExit("expected one running home of %r, found %d: pass --instance" % (user, len(ids)))
+    return ids[0]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
     ap.add_argument("key")
     ap.add_argument("out")
+    # Whose home to exec into when several deployments share the engine (WORKCELL_SANDBOX_INSTANCE of the stack).
+    ap.add_argument("--instance")
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--baseline-samples", type=int, default=50)
     # The services are long-running JVMs: sample them JIT-compiled, as a user of a running stack meets them.
@@ -66,7 +80,7 @@ def main():
             samples.append((time.perf_counter() - t) * 1000)
         gateway[name] = samples
 
-    container = "workcell-home-" + hashlib.sha256(user.encode()).hexdigest()
+    container = home_container(user, a.instance)
     exec_base = ["docker", "exec", "-u", "1000:1000", "-w", "/home/user"]
     baseline_cmds = {
         "read_file 4 KB": (exec_base + [container, "cat", "bench.txt"], None),

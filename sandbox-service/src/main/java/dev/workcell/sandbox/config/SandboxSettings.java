@@ -1,6 +1,7 @@
 package dev.workcell.sandbox.config;
 
 import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.sandbox.runtime.SandboxNames;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -72,7 +73,7 @@ public interface SandboxSettings {
    * Names this deployment's sandboxes (label {@code dev.workcell.instance}); reconciliation only ever
    * touches resources of its own instance, so a test run cannot remove a running stack's sandboxes.
    */
-  @WithDefault("default")
+  @WithDefault(SandboxNames.DEFAULT_INSTANCE)
   String instance();
 
   /** How often safe mode retries the startup reconciliation. */

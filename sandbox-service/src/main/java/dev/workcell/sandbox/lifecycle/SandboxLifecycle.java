@@ -104,7 +104,7 @@ public class SandboxLifecycle {
       deactivate(key.id(), "the sandbox was deleted");
       container.ifPresent(driver::removeContainer);
       volume.ifPresent(driver::removeVolume);
-      specs.celldSocketDir(key.container()).ifPresent(SandboxLifecycle::removeSocketDir);
+      specs.celldSocketDir(key.container(deployment)).ifPresent(SandboxLifecycle::removeSocketDir);
       admission.release(key.id());
       Log.infof("deleted the sandbox and volume of %s", key.describe());
       return absent(key);
@@ -353,13 +353,13 @@ public class SandboxLifecycle {
     }
   }
 
-  private static SandboxState state(SandboxKey key, ActiveSandbox started) {
-    return new SandboxState(key.taskId(), "running", started.instance().containerId(), key.volume(), started.spec().network());
+  private SandboxState state(SandboxKey key, ActiveSandbox started) {
+    return new SandboxState(key.taskId(), "running", started.instance().containerId(), key.volume(deployment), started.spec().network());
   }
 
   private SandboxState state(SandboxKey key, SandboxInstance instance, String state) {
     SandboxPolicy policy = specs.decode(instance.labels().get(SandboxLabels.POLICY));
-    return new SandboxState(key.taskId(), state, instance.containerId(), key.volume(), policy.network() == null || policy.network());
+    return new SandboxState(key.taskId(), state, instance.containerId(), key.volume(deployment), policy.network() == null || policy.network());
   }
 
   private static SandboxState absent(SandboxKey key) {

@@ -60,12 +60,24 @@ public record SandboxKey(String taskId, String ownerId, String homeHash) {
     return home() ? id() : ownerId;
   }
 
-  public String container() {
-    return home() ? "workcell-home-" + homeHash : SandboxNames.container(taskId);
+  /** The container's name in the deployment {@code instance}. */
+  public String container(String instance) {
+    return home() ? homeName(instance) : SandboxNames.container(taskId);
   }
 
-  public String volume() {
-    return home() ? "workcell-home-" + homeHash : SandboxNames.volume(taskId);
+  /** The volume's name in the deployment {@code instance}. */
+  public String volume(String instance) {
+    return home() ? homeName(instance) : SandboxNames.volume(taskId);
+  }
+
+  /**
+   * Task ids are random, so their names never meet; a home's hash is the same in every deployment,
+   * so a second deployment on the engine names its homes with its instance and never runs into the
+   * first one's. The default instance keeps the plain name, so existing homes keep their files.
+   */
+  private String homeName(String instance) {
+    return SandboxNames.DEFAULT_INSTANCE.equals(instance) ? "workcell-home-" + homeHash
+        : "workcell-" + instance + "-home-" + homeHash;
   }
 
   public String workdir() {

@@ -7,6 +7,9 @@ import java.util.regex.Pattern;
 /** Runtime resource names, derived from the task id only (never taken from a request as a name). */
 public final class SandboxNames {
 
+  /** The instance of a single deployment (the dev stack's too): the one whose homes have plain names. */
+  public static final String DEFAULT_INSTANCE = "default";
+
   private static final Pattern TASK_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
   private SandboxNames() {}

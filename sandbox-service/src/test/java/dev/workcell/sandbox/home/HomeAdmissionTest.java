@@ -16,6 +16,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.testing.SandboxClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -49,6 +50,9 @@ class HomeAdmissionTest {
   @Inject
   DockerClient docker;
 
+  @Inject
+  SandboxSettings settings;
+
   private final List<SandboxRef> homes = new ArrayList<>();
   private final List<SandboxRef> tasks = new ArrayList<>();
 
@@ -69,7 +73,7 @@ class HomeAdmissionTest {
   }
 
   private boolean running(SandboxRef ref) {
-    String name = SandboxKey.of(ref).container();
+    String name = SandboxKey.of(ref).container(settings.instance());
     return Boolean.TRUE.equals(docker.inspectContainerCmd(name).exec().getState().getRunning());
   }
 

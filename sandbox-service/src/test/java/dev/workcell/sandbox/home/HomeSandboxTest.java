@@ -25,6 +25,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.testing.SandboxClient;
@@ -52,6 +53,9 @@ class HomeSandboxTest {
   @Inject
   DockerClient docker;
 
+  @Inject
+  SandboxSettings settings;
+
   private final List<SandboxRef> homes = new java.util.ArrayList<>();
 
   @AfterEach
@@ -75,13 +79,15 @@ class HomeSandboxTest {
     // Two ids that share a long prefix must not share a home.
     SandboxRef ref = home("user-with-a-long-common-prefix-0123456789");
     String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(ref.homeUserId().getBytes(StandardCharsets.UTF_8)));
+    // Tests run as their own instance: its homes carry the instance, so a dev stack's home of the same id is another one.
+    String name = "workcell-" + settings.instance() + "-home-" + hash;
     SandboxState state = sandboxes.ensure(ref);
     assertThat(state.state()).isEqualTo("running");
     assertThat(state.taskId()).isNull();
-    assertThat(state.volume()).isEqualTo("workcell-home-" + hash);
+    assertThat(state.volume()).isEqualTo(name);
 
     InspectContainerResponse inspect = docker.inspectContainerCmd(state.containerId()).exec();
-    assertThat(inspect.getName()).isEqualTo("/workcell-home-" + hash);
+    assertThat(inspect.getName()).isEqualTo("/" + name);
     var config = inspect.getConfig();
     var host = inspect.getHostConfig();
     assertThat(config.getUser()).isEqualTo("1000:1000");
@@ -99,7 +105,7 @@ class HomeSandboxTest {
     // The home volume, and celld's socket directory read-only (see SandboxHardeningTest).
     assertThat(inspect.getMounts()).hasSize(2);
     assertThat(inspect.getMounts()).filteredOn(mount -> mount.getName() != null).singleElement().satisfies(mount -> {
-      assertThat(mount.getName()).isEqualTo("workcell-home-" + hash);
+      assertThat(mount.getName()).isEqualTo(name);
       assertThat(mount.getDestination().getPath()).isEqualTo("/home/user");
       assertThat(mount.getRW()).isTrue();
     });
@@ -111,7 +117,7 @@ class HomeSandboxTest {
         .containsEntry(SandboxLabels.MANAGED, "true")
         .containsEntry(SandboxLabels.HOME, hash)
         .doesNotContainKeys(SandboxLabels.TASK, SandboxLabels.OWNER);
-    assertThat(docker.inspectVolumeCmd("workcell-home-" + hash).exec().getLabels())
+    assertThat(docker.inspectVolumeCmd(name).exec().getLabels())
         .containsEntry(SandboxLabels.HOME, hash).doesNotContainKeys(SandboxLabels.TASK, SandboxLabels.OWNER);
 
     CommandResult inside = run(ref, "pwd; echo $HOME; id -u; touch /rootfs-probe 2>/dev/null || echo ro-root; touch ok && echo writable");

@@ -53,14 +53,14 @@ public class DockerSandboxDriver implements SandboxDriver {
 
   @Override
   public Optional<SandboxInstance> find(SandboxKey key) {
-    return call("inspect the sandbox of " + key.describe(), () -> inspect(key.container()).map(DockerSandboxDriver::instance));
+    return call("inspect the sandbox of " + key.describe(), () -> inspect(key.container(settings.instance())).map(DockerSandboxDriver::instance));
   }
 
   @Override
   public Optional<ManagedVolume> findVolume(SandboxKey key) {
     return call("inspect the volume of " + key.describe(), () -> {
       try {
-        InspectVolumeResponse volume = docker.inspectVolumeCmd(key.volume()).exec();
+        InspectVolumeResponse volume = docker.inspectVolumeCmd(key.volume(settings.instance())).exec();
         return Optional.of(new ManagedVolume(volume.getName(), volume.getLabels()));
       } catch (NotFoundException e) {
         return Optional.empty();
@@ -75,7 +75,7 @@ public class DockerSandboxDriver implements SandboxDriver {
       if (inspect.isEmpty()) {
         return List.of("container is gone");
       }
-      return HardeningCheck.drift(inspect.get(), spec, key.volume(), imageId(spec.image()));
+      return HardeningCheck.drift(inspect.get(), spec, key.volume(settings.instance()), imageId(spec.image()));
     });
   }
 
@@ -89,7 +89,7 @@ public class DockerSandboxDriver implements SandboxDriver {
       Map<String, String> labels = new HashMap<>(key.labels(settings.instance()));
       labels.put(SandboxLabels.POLICY_HASH, spec.hash());
       labels.put(SandboxLabels.POLICY, policyLabel);
-      String name = key.container();
+      String name = key.container(settings.instance());
       prepareCelldSocketDir(spec, name);
       String id;
       try {
@@ -218,7 +218,7 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   private String ensureVolume(SandboxKey key) {
-    String name = key.volume();
+    String name = key.volume(settings.instance());
     Map<String, String> wanted = key.labels(settings.instance());
     try {
       InspectVolumeResponse existing = docker.inspectVolumeCmd(name).exec();

@@ -51,14 +51,7 @@ func dialCaller(path, token string) (*os.File, error) {
 		syscall.Close(fd)
 		return nil, fmt.Errorf("connect %s: %v", path, err)
 	}
-	// Non-blocking, so os.NewFile puts the socket on Go's netpoller. A blocking socket ties a thread
-	// in read(2) while holding celld's only P: every request then waited for sysmon to take the P
-	// back before it could run (tens to hundreds of µs, measured with strace).
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, fmt.Errorf("nonblock: %v", err)
-	}
-	conn := os.NewFile(uintptr(fd), path)
+	conn := pollable(fd, path)
 	hello, err := encodeFrame(map[string]string{"hello": token})
 	if err == nil {
 		_, err = conn.Write(hello)
@@ -68,4 +61,13 @@ func dialCaller(path, token string) (*os.File, error) {
 		return nil, fmt.Errorf("hello: %v", err)
 	}
 	return conn, nil
+}
+
+// pollable wraps fd as a non-blocking file on Go's netpoller. A blocking fd ties a thread in
+// read(2) while holding celld's only P, and every request then waited for sysmon to take the P
+// back before it could run (tens to hundreds of µs, seen with strace). Should the flag not take,
+// os.NewFile falls back to blocking reads, as before.
+func pollable(fd int, name string) *os.File {
+	syscall.SetNonblock(fd, true)
+	return os.NewFile(uintptr(fd), name)
 }

@@ -75,10 +75,12 @@ func run(args []string) int {
 	// celld before it can clean up; handled signals revert to default in children.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
-	var in io.Reader = os.Stdin
-	var out io.Writer = os.Stdout
+	var in io.Reader
+	var out io.Writer
 	stop := make(chan error, 2)
-	if *connect != "" {
+	if *connect == "" {
+		in, out = pollable(0, "/dev/stdin"), pollable(1, "/dev/stdout")
+	} else {
 		token, err := readToken(os.Stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "celld: %v\n", err)

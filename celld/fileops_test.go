@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 type writeResult struct {
@@ -213,4 +214,33 @@ func TestListIsSortedAndCappedAt1000(t *testing.T) {
 		t.Fatalf("%+v", small)
 	}
 	expectCode(t, h.call(map[string]any{"op": "list", "path": "f0001"}), codeNotADirectory)
+}
+
+// An overwrite pins the replaced file until its reply is sent; the pin (and the parent directory)
+// must be released right after, or a busy sandbox would run out of descriptors and disk.
+func TestOverwritesReleaseTheReplacedFileAfterTheReply(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.mustWrite(t, "a.txt", "start")
+	openFds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	before := openFds()
+	big := strings.Repeat("x", 64<<10)
+	for i := 0; i < 200; i++ {
+		decode[writeResult](t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": big}))
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for openFds() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := openFds(); after > before {
+		t.Fatalf("%d descriptors still open after 200 overwrites (%d before)", after, before)
+	}
+	if r := decode[readResult](t, h.call(map[string]any{"op": "read", "path": "a.txt"})); r.Content != big {
+		t.Fatalf("read back %d bytes", len(r.Content))
+	}
 }

@@ -222,6 +222,15 @@ func newHarnessAt(t *testing.T, dir string, o harnessOpts) *harness {
 	return h
 }
 
+// replied finishes a handler's result as dispatch does once the reply is sent.
+func replied(res any, err error) (any, error) {
+	if a, ok := res.(afterReply); ok {
+		a.then()
+		return a.result, err
+	}
+	return res, err
+}
+
 func (h *harness) path(rel string) string { return filepath.Join(h.root, rel) }
 
 func (h *harness) mustWrite(t *testing.T, rel, content string) {

@@ -68,7 +68,12 @@ func (s *server) write(req *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer syscall.Close(pfd)
+	parentHeld := false // handed to the after-reply work on success
+	defer func() {
+		if !parentHeld {
+			syscall.Close(pfd)
+		}
+	}()
 
 	perm := uint32(0o644)
 	if cur, exists, err := lstatTarget(pfd, name, p); err != nil {
@@ -95,15 +100,35 @@ func (s *server) write(req *request) (any, error) {
 				Details: map[string]any{"currentVersion": v}}
 		}
 	}
+	replaced := -1
+	if err == nil && exists {
+		// Pins the file about to be replaced, so freeing its blocks (a journal update, and a discard
+		// on some mounts) happens at our close after the reply instead of inside the rename.
+		replaced, _ = openat(pfd, name, oPath|syscall.O_NOFOLLOW, 0)
+	}
 	if err == nil {
 		err = renameat2(pfd, tmp, pfd, name, 0) // rename replaces a link itself, never its target
 	}
 	if err != nil {
+		closeIfOpen(replaced)
 		unlinkat(pfd, tmp, 0)
 		return nil, fsError(err, p)
 	}
-	fsyncDir(pfd)
-	return map[string]any{"version": versionOf(&st), "size": st.Size}, nil
+	parentHeld = true
+	result := map[string]any{"version": versionOf(&st), "size": st.Size}
+	// The content was fsynced before the rename, so a crash leaves the old file or the new one,
+	// never a torn one; syncing the directory (the rename's durability) needs no caller waiting.
+	return afterReply{result, func() {
+		closeIfOpen(replaced)
+		fsyncDir(pfd)
+		syscall.Close(pfd)
+	}}, nil
+}
+
+func closeIfOpen(fd int) {
+	if fd >= 0 {
+		syscall.Close(fd)
+	}
 }
 
 // lstatTarget inspects an existing write target: only a regular file may be replaced.

@@ -204,10 +204,22 @@ func (s *server) cancel(target int64) bool {
 	return ok
 }
 
+// afterReply is a result whose finishing work (durability, releasing resources) runs once the
+// reply is on its way: it matters to the sandbox, not to the caller's latency.
+type afterReply struct {
+	result any
+	then   func()
+}
+
 func (s *server) dispatch(ctx context.Context, req *request) {
 	res, err := s.handle(ctx, req)
 	if err != nil {
 		s.out.sendError(req.ID, fsError(err, "request"))
+		return
+	}
+	if a, ok := res.(afterReply); ok {
+		s.out.sendResult(req.ID, a.result)
+		a.then()
 		return
 	}
 	s.out.sendResult(req.ID, res)

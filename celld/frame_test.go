@@ -267,3 +267,33 @@ func TestBinaryVersionFlag(t *testing.T) {
 		t.Fatalf("%q %v", got, ws)
 	}
 }
+
+// Every sandbox runs a celld, so its idle memory is paid once per user: after real work it must
+// settle under 5 MB again. The binary's pages count too (nearly all of them end up mapped), which
+// is why celld links neither net, net/http nor crypto.
+func TestBinaryIdleRSS(t *testing.T) {
+	b := startBinary(t, t.TempDir(), nil)
+	content := strings.Repeat("x", 4096)
+	for i := 0; i < 300; i++ {
+		decode[writeResult](t, b.call(map[string]any{"op": "write", "path": "a.txt", "content": content}))
+		decode[readResult](t, b.call(map[string]any{"op": "read", "path": "a.txt"}))
+		if i%10 == 0 {
+			decode[map[string]any](t, b.call(map[string]any{"op": "exec", "command": "true"}))
+		}
+	}
+	time.Sleep(3 * time.Second) // celld trims its heap 2 s after going idle
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rssKB int
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			fmt.Sscan(strings.TrimPrefix(line, "VmRSS:"), &rssKB)
+		}
+	}
+	if rssKB == 0 || rssKB > 5000 {
+		t.Fatalf("idle RSS after work is %d kB, want at most 5000", rssKB)
+	}
+	t.Logf("idle RSS after work: %d kB", rssKB)
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -34,7 +33,7 @@ const jobEnv = "CELLD_JOB"
 
 func newJobTable() *jobTable {
 	var b [6]byte
-	rand.Read(b[:])
+	randomRead(b[:])
 	return &jobTable{nonce: hex.EncodeToString(b[:]), jobs: map[string]*job{}, self: os.Getpid()}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
@@ -157,7 +156,7 @@ func writeTemp(pfd int, data []byte, perm uint32) (string, syscall.Stat_t, error
 	fd := -1
 	for i := 0; fd < 0; i++ {
 		var rnd [8]byte
-		if _, err := rand.Read(rnd[:]); err != nil {
+		if err := randomRead(rnd[:]); err != nil {
 			return "", st, err
 		}
 		tmp = ".celld-tmp-" + hex.EncodeToString(rnd[:])

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path"
@@ -109,7 +108,7 @@ func (pm *previewManager) startProcess(ctx context.Context, command, dir string,
 		return nil, err
 	}
 	// Readiness is "something accepts on the port", so the port must be free beforehand.
-	if ln, err := net.Listen("tcp", net.JoinHostPort("0.0.0.0", strconv.Itoa(port))); err != nil {
+	if ln, err := listenTCP(port); err != nil {
 		return nil, errf(codePreviewFailed, "port %d is already in use: %v", port, err)
 	} else {
 		ln.Close()
@@ -150,7 +149,6 @@ func (pm *previewManager) startProcess(ctx context.Context, command, dir string,
 	deadline := time.Now().Add(previewReadyTimeout)
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	for {
 		select {
 		case <-done:
@@ -159,8 +157,7 @@ func (pm *previewManager) startProcess(ctx context.Context, command, dir string,
 			return fail(codeCancelled, "preview start cancelled")
 		case <-tick.C:
 		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
+		if tcpAccepts(port, 200*time.Millisecond) {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"os"
 	"sort"
@@ -72,7 +71,7 @@ func newProcTable() *procTable { return &procTable{procs: map[string]*bgProc{}} 
 
 func newProcID() string {
 	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	if err := randomRead(b[:]); err != nil {
 		panic(err) // no randomness: ids would be guessable
 	}
 	return hex.EncodeToString(b[:])

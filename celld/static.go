@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,10 +18,10 @@ import (
 type staticServer struct {
 	root *Root
 	base string // directory beneath root that is served
-	ln   net.Listener
+	ln   *os.File
 
 	mu    sync.Mutex
-	conns map[net.Conn]struct{}
+	conns map[*os.File]struct{}
 }
 
 const (
@@ -32,11 +30,11 @@ const (
 )
 
 func startStaticServer(root *Root, base string, port int) (*staticServer, error) {
-	ln, err := net.Listen("tcp", net.JoinHostPort("0.0.0.0", strconv.Itoa(port)))
+	ln, err := listenTCP(port)
 	if err != nil {
 		return nil, err
 	}
-	s := &staticServer{root: root, base: base, ln: ln, conns: map[net.Conn]struct{}{}}
+	s := &staticServer{root: root, base: base, ln: ln, conns: map[*os.File]struct{}{}}
 	go s.acceptLoop()
 	return s, nil
 }
@@ -52,7 +50,7 @@ func (s *staticServer) Close() {
 
 func (s *staticServer) acceptLoop() {
 	for {
-		c, err := s.ln.Accept()
+		c, err := acceptTCP(s.ln)
 		if err != nil {
 			return
 		}
@@ -70,7 +68,7 @@ func (s *staticServer) acceptLoop() {
 }
 
 // serveConn answers requests on one keep-alive connection until it closes or misbehaves.
-func (s *staticServer) serveConn(c net.Conn) {
+func (s *staticServer) serveConn(c *os.File) {
 	br := bufio.NewReaderSize(c, 4096)
 	for {
 		c.SetReadDeadline(time.Now().Add(staticIdleTimeout))

@@ -141,3 +141,19 @@ func setChildSubreaper() error {
 }
 
 func isType(st *syscall.Stat_t, t uint32) bool { return st.Mode&syscall.S_IFMT == t }
+
+// randomRead fills b from the kernel's CSPRNG (getrandom(2)); crypto/rand would bring math/big
+// and its ~0.1 MB into a binary that is resident in every sandbox.
+func randomRead(b []byte) error {
+	for off := 0; off < len(b); {
+		n, _, e := syscall.Syscall(sysGetrandom, uintptr(unsafe.Pointer(&b[off])), uintptr(len(b)-off), 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return e
+		}
+		off += int(n)
+	}
+	return nil
+}

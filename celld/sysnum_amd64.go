@@ -7,4 +7,5 @@ const (
 	sysFstatat    = 262 // newfstatat
 	sysUnlinkat   = 263
 	sysReadlinkat = 267
+	sysGetrandom  = 318
 )

@@ -7,4 +7,5 @@ const (
 	sysFstatat    = 79
 	sysUnlinkat   = 35
 	sysReadlinkat = 78
+	sysGetrandom  = 278
 )

@@ -58,6 +58,10 @@ class TaskStoreBench {
   private static final int APPENDS_PER_CLIENT = 200;
   private static final int PAGES_PER_CLIENT = 100;
   private static final double GOAL_P99_MS = 15.0;
+  /** The paced run: each client starts a call every this many ms, as people and runners do, not back to back. */
+  private static final int PACE_MS = Integer.getInteger("bench.pace-ms", 100);
+  /** Calls per client and operation in the paced run; its creates stay within the per-user task cap. */
+  private static final int PACED_CALLS = 40;
 
   @Inject
   NatsRequester nats;
@@ -92,10 +96,11 @@ class TaskStoreBench {
       List<Client> loadedClients = clients.subList(0, CLIENTS);
       // Warm-up at full size (creates by other accounts, so the caps hold): every path reaches its
       // compiled form (C2 needs thousands of calls) and every pool connection its prepared statements.
-      suite(bus, pool, loadedClients, true);
-      List<Row> single = suite(bus, pool, clients.subList(CLIENTS, CLIENTS + 1), false);
-      List<Row> loaded = suite(bus, pool, loadedClients, false);
-      report(loaded, single, loadBefore + " before, " + loadAverage() + " after");
+      suite(bus, pool, loadedClients, true, 0);
+      List<Row> single = suite(bus, pool, clients.subList(CLIENTS, CLIENTS + 1), false, 0);
+      List<Row> loaded = suite(bus, pool, loadedClients, false, 0);
+      List<Row> paced = suite(bus, pool, loadedClients, false, PACE_MS);
+      report(loaded, paced, single, loadBefore + " before, " + loadAverage() + " after");
     } finally {
       // Leave the database as the bench found it: later runs count tasks against the caps. One
       // client's deletes in turn, the clients side by side.
@@ -120,24 +125,27 @@ class TaskStoreBench {
     }
   }
 
-  /** Every operation with the given clients; a warm-up creates as each client's other account. */
-  private static List<Row> suite(BenchBus work, ExecutorService pool, List<Client> clients, boolean warmUp)
+  /**
+   * Every operation with the given clients, back to back ({@code paceMs} 0) or paced; a warm-up
+   * creates as each client's other account.
+   */
+  private static List<Row> suite(BenchBus work, ExecutorService pool, List<Client> clients, boolean warmUp, int paceMs)
       throws Exception {
     Actor pinger = Actor.service(ServiceName.GATEWAY);
     List<Row> rows = new ArrayList<>();
-    rows.add(new Row("NATS ping to task-service (baseline)", run(pool, clients, PAGES_PER_CLIENT,
+    rows.add(new Row("NATS ping to task-service (baseline)", run(pool, clients, paceMs > 0 ? PACED_CALLS : PAGES_PER_CLIENT, paceMs,
         c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), Pong.class, pinger))));
-    rows.add(new Row("create task + first run", run(pool, clients, CREATES_PER_CLIENT, c -> {
+    rows.add(new Row("create task + first run", run(pool, clients, paceMs > 0 ? PACED_CALLS : CREATES_PER_CLIENT, paceMs, c -> {
       Actor creator = warmUp ? c.warmOwner : c.owner;
       String id = work.call(TaskSubjects.CREATE, new CreateTask(null, "bench task", "ollama", "ollama", "qwen3:8b",
           null), TaskCreated.class, creator).task().id();
       return (warmUp ? c.warmCreated : c.created).add(id);
     })));
-    rows.add(new Row("append message (runner)", run(pool, clients, APPENDS_PER_CLIENT,
-        c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
+    rows.add(new Row("append message (runner)", run(pool, clients, paceMs > 0 ? PACED_CALLS : APPENDS_PER_CLIENT,
+        paceMs, c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
             c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null), MessageView.class,
             WorkClient.RUNNER))));
-    rows.add(new Row("read a 200-message page", run(pool, clients, PAGES_PER_CLIENT, c -> {
+    rows.add(new Row("read a 200-message page", run(pool, clients, paceMs > 0 ? PACED_CALLS : PAGES_PER_CLIENT, paceMs, c -> {
       MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200),
           MessagePage.class, c.owner);
       if (page.messages().size() != 200) {
@@ -148,14 +156,30 @@ class TaskStoreBench {
     return rows;
   }
 
-  /** Each of the clients runs {@code perClient} calls back to back; returns every latency in ms. */
-  private static double[] run(ExecutorService pool, List<Client> clients, int perClient, Call call) throws Exception {
+  /**
+   * Each of the clients runs {@code perClient} calls, back to back or one every {@code paceMs} (the
+   * clients' schedules staggered); returns every latency in ms. A paced call is timed from when it
+   * was due, so a late start counts against the service (no coordinated omission).
+   */
+  private static double[] run(ExecutorService pool, List<Client> clients, int perClient, int paceMs, Call call)
+      throws Exception {
     List<Future<double[]>> futures = new ArrayList<>();
-    for (Client client : clients) {
+    long origin = System.nanoTime() + Duration.ofMillis(20).toNanos();
+    for (int c = 0; c < clients.size(); c++) {
+      Client client = clients.get(c);
+      long offset = paceMs * 1_000_000L * c / clients.size();
       Callable<double[]> task = () -> {
         double[] latencies = new double[perClient];
         for (int i = 0; i < perClient; i++) {
           long start = System.nanoTime();
+          if (paceMs > 0) {
+            long due = origin + offset + i * paceMs * 1_000_000L;
+            long wait = due - start;
+            if (wait > 0) {
+              Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            start = due;
+          }
           call.apply(client);
           latencies[i] = (System.nanoTime() - start) / 1_000_000.0;
         }
@@ -172,12 +196,14 @@ class TaskStoreBench {
     return all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
   }
 
-  private static void report(List<Row> loaded, List<Row> single, String load) throws IOException {
+  private static void report(List<Row> loaded, List<Row> paced, List<Row> single, String load) throws IOException {
     String text = "# task-store bench\n\n"
         + "Measured " + Instant.now() + " by `bench/task-store/run.sh` against task-service on the test PostgreSQL"
         + " and nats-server of the same machine. Latency is request to reply as the caller sees it, over NATS."
         + " The ping row is the baseline measured in the same run; ratios are against its p99.\n\n"
-        + "## " + CLIENTS + " concurrent clients (one account each)\n\n" + table(loaded)
+        + "## " + CLIENTS + " concurrent clients (one account each), back to back\n\n" + table(loaded)
+        + "\n## " + CLIENTS + " concurrent clients, each starting a call every " + PACE_MS + " ms ("
+        + CLIENTS * 1000 / PACE_MS + " calls/s in all)\n\n" + table(paced)
         + "\n## 1 client (service time without queueing)\n\n" + table(single)
         + "\nPages hold 200 messages of about 500 bytes. Java " + Runtime.version() + ", "
         + Runtime.getRuntime().availableProcessors() + " CPUs; the clients run in the service's JVM on a NATS"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -8,6 +9,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -208,5 +211,51 @@ func TestPreviewThatNeverListensIsKilled(t *testing.T) {
 	}
 	if p := procsRunning("sleep", arg); len(p) > 0 {
 		t.Fatalf("failed preview left %v running", p)
+	}
+}
+
+// A browser opens several keep-alive connections at once and some of them idle; the static
+// preview must serve every request meanwhile, and stopping it must close what is still open.
+func TestStaticPreviewServesConcurrentKeepAliveClientsAndStopClosesThem(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	page := strings.Repeat("<p>hello</p>\n", 20_000) // 260 kB: several writes per response
+	h.mustWrite(t, "index.html", page)
+	port := freePort(t)
+	decode[previewStatus](t, h.call(map[string]any{"op": "preview_start", "port": port}))
+	idle, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port)) // connected, never sends a request
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}, Timeout: 10 * time.Second}
+	var wg sync.WaitGroup
+	var failures atomic.Int64
+	for c := 0; c < 32; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				resp, err := client.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/")
+				if err != nil {
+					failures.Add(1)
+					continue
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != 200 || string(body) != page {
+					failures.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := failures.Load(); n > 0 {
+		t.Fatalf("%d of 640 requests failed", n)
+	}
+	decode[map[string]bool](t, h.call(map[string]any{"op": "preview_stop"}))
+	idle.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := idle.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("an open connection survived preview_stop: %v", err)
 	}
 }

@@ -109,6 +109,8 @@ class ApprovalsTest {
 
     assertThat(reviewed.task().networkEnabled()).isFalse();
     assertThat(reviewed.task().approvalsEnabled()).isTrue();
+    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask("t", "hi", "ollama", "ollama", "m",
+        UUID.randomUUID().toString()), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
     assertThat(work.failure(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(reviewed.task().id(), false), owner))
         .isEqualTo(ErrorCode.CONFLICT);
     assertThat(work.failure(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, policy.name(), null, null, null, null,

@@ -2,21 +2,19 @@ package dev.workcell.task.task.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.task.access.WorkSettingsEntity;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.support.Failures;
-import dev.workcell.task.task.repository.TaskRepository;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import dev.workcell.task.task.repository.TaskCreateStatements;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.UUID;
-import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
  * The task caps of the create transaction. One account's creates serialize on an advisory lock, so
  * WORK_MAX_TASKS_PER_USER is exact. The counts ride on the create's insert itself (see
- * {@link TaskRepository#insertWithFirstRun}), which runs after the lock, so a create far from the
+ * {@link TaskCreateStatements#insertWithFirstRun}), which runs after the lock, so a create far from the
  * caps costs no extra round trip. Far below WORK_MAX_TASKS_GLOBAL creates of different accounts run
  * in parallel (a shared counter row would make every create wait for the previous one's commit);
  * within {@link #GLOBAL_MARGIN} of it they serialize on a global lock too. The margin exceeds the
@@ -32,9 +30,11 @@ public class TaskCaps {
   private static final int LOCKS = 0x5743544B;
 
   private final TaskSettings settings;
+  private final TaskCreateStatements statements;
 
-  public TaskCaps(TaskSettings settings) {
+  public TaskCaps(TaskSettings settings, TaskCreateStatements statements) {
     this.settings = settings;
+    this.statements = statements;
   }
 
   /**
@@ -43,22 +43,15 @@ public class TaskCaps {
    * statement of its own before the insert, so the insert's counts see what the previous holder
    * committed; for an account that may not create it is merely held until the rollback.
    */
-  public Uni<WorkAccess.Caller> authorizeAndLockOwner(Actor actor) {
+  public Uni<WorkAccess.Caller> authorizeAndLockOwner(SqlConnection connection, Actor actor) {
     UUID id;
     try {
       id = WorkAccess.accountId(actor);
     } catch (RuntimeException e) {
       return Uni.createFrom().failure(e);
     }
-    return Panache.getSession().chain(session -> session.<Object[]>createNativeQuery(
-            "select a.role, a.status, s.access_mode from accounts a cross join work_settings s"
-                + " cross join (select pg_advisory_xact_lock(?1, hashtext(?2))) l where a.id = ?3 and s.id = "
-                + WorkSettingsEntity.ID)
-        .setParameter(1, LOCKS).setParameter(2, id.toString()).setParameter(3, id)
-        .getResultList())
-        .map(rows -> rows.isEmpty() ? WorkAccess.requireWorkUser(actor, id, null, null, null)
-            : WorkAccess.requireWorkUser(actor, id, (String) rows.get(0)[0], (String) rows.get(0)[1],
-                (String) rows.get(0)[2]));
+    return statements.lockAndReadAccess(connection, LOCKS, id.toString(), id)
+        .map(row -> WorkAccess.requireWorkUser(actor, id, row.role(), row.status(), row.mode()));
   }
 
   /** The owner count the first insert must stay below: the per-account cap. */
@@ -81,32 +74,18 @@ public class TaskCaps {
    * takes the global lock (near the global cap) so the second insert, below the caps themselves,
    * is exact. Must run in the create transaction, after {@link #authorizeAndLockOwner}.
    */
-  public Uni<Void> admitNearCaps(UUID ownerId) {
-    return Panache.getSession().chain(session -> counts(session, ownerId, settings.maxTasksGlobal())
+  public Uni<Void> admitNearCaps(SqlConnection connection, UUID ownerId) {
+    return statements.counts(connection, ownerId, settings.maxTasksGlobal())
         .chain(counts -> {
           if (counts[0] >= settings.maxTasksPerUser()) {
             return Failures.<Void>fail(ErrorCode.TOO_MANY_TASKS,
                 "an account may own at most " + settings.maxTasksPerUser() + " tasks (WORK_MAX_TASKS_PER_USER)");
           }
-          return lock(session, "global")
-              .chain(() -> counts(session, ownerId, settings.maxTasksGlobal()))
+          return statements.lock(connection, LOCKS, "global")
+              .chain(() -> statements.counts(connection, ownerId, settings.maxTasksGlobal()))
               .chain(recount -> recount[1] < settings.maxTasksGlobal() ? Uni.createFrom().voidItem()
                   : Failures.<Void>fail(ErrorCode.TOO_MANY_TASKS,
                       "this instance holds at most " + settings.maxTasksGlobal() + " tasks (WORK_MAX_TASKS_GLOBAL)"));
-        }));
-  }
-
-  /** A transaction-scoped advisory lock; its own statement, so the next statement sees what the holder committed. */
-  private static Uni<Void> lock(Mutiny.Session session, String key) {
-    return session.createNativeQuery("select 1 from (select pg_advisory_xact_lock(?1, hashtext(?2))) l")
-        .setParameter(1, LOCKS).setParameter(2, key).getResultList().replaceWithVoid();
-  }
-
-  /** The owner's tasks and the instance's, the latter counted no further than the cap. */
-  private static Uni<long[]> counts(Mutiny.Session session, UUID ownerId, int globalCap) {
-    return session.<Object[]>createNativeQuery("select (select count(*) from tasks where owner_id = ?1),"
-            + " (select count(*) from (select 1 from tasks limit ?2) t)")
-        .setParameter(1, ownerId).setParameter(2, globalCap).getSingleResult()
-        .map(row -> new long[] {((Number) row[0]).longValue(), ((Number) row[1]).longValue()});
+        });
   }
 }

@@ -21,8 +21,6 @@ import dev.workcell.task.audit.service.AuditLog;
 import dev.workcell.task.message.MessageMapper;
 import dev.workcell.task.message.service.MessageLimits;
 import dev.workcell.task.message.service.MessagePager;
-import dev.workcell.task.policy.RuntimePolicyEntity;
-import dev.workcell.task.policy.repository.PolicyRepository;
 import dev.workcell.task.run.RunMapper;
 import dev.workcell.task.run.repository.RunRepository;
 import dev.workcell.task.run.service.RunQueue;
@@ -31,9 +29,12 @@ import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
 import dev.workcell.task.task.TaskEntity;
 import dev.workcell.task.task.TaskMapper;
+import dev.workcell.task.task.repository.TaskCreateStatements;
+import dev.workcell.task.task.repository.TaskCreateStatements.PolicyFacts;
 import dev.workcell.task.task.repository.TaskRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
@@ -52,7 +53,7 @@ public class TaskService {
   private final WorkAccess access;
   private final TaskRepository tasks;
   private final RunRepository runs;
-  private final PolicyRepository policies;
+  private final TaskCreateStatements createStatements;
   private final ApprovalRepository approvals;
   private final RunService runService;
   private final MessagePager pager;
@@ -62,13 +63,13 @@ public class TaskService {
   private final RunQueue queue;
   private final ObjectMapper json;
 
-  public TaskService(WorkAccess access, TaskRepository tasks, RunRepository runs, PolicyRepository policies,
+  public TaskService(WorkAccess access, TaskRepository tasks, RunRepository runs, TaskCreateStatements createStatements,
       ApprovalRepository approvals, RunService runService, MessagePager pager, MessageMapper messageMapper,
       TaskCaps caps, AuditLog audit, RunQueue queue, ObjectMapper json) {
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
-    this.policies = policies;
+    this.createStatements = createStatements;
     this.approvals = approvals;
     this.runService = runService;
     this.pager = pager;
@@ -93,16 +94,16 @@ public class TaskService {
     String auditDetail = auditDetail(Map.of("title", title, "providerKind", route.kind(), "providerId", route.providerId(),
         "model", route.model()));
     OffsetDateTime now = OffsetDateTime.now();
-    return Panache.withTransaction(() -> caps.authorizeAndLockOwner(actor)
-        .chain(caller -> policy(policyId).chain(policy -> {
+    return createStatements.inTransaction(connection -> caps.authorizeAndLockOwner(connection, actor)
+        .chain(caller -> policy(connection, policyId).chain(policy -> {
           TaskEntity task = newTask(caller.accountId(), title, route, policy, now);
           RunService.Opened opened = runService.prepare(task, message, now);
           // Far from the caps the counts ride on the insert; a refused insert takes the exact path.
-          return tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail, caps.ownerBelow(),
-                  caps.globalFarBelow())
-              .chain(id -> id != null ? Uni.createFrom().item(id) : caps.admitNearCaps(task.ownerId)
-                  .chain(() -> tasks.insertWithFirstRun(task, opened.run(), opened.message(), actor, auditDetail,
-                      caps.ownerBelow(), caps.globalBelow()))
+          return createStatements.insertWithFirstRun(connection, task, opened.run(), opened.message(), actor, auditDetail,
+                  caps.ownerBelow(), caps.globalFarBelow())
+              .chain(id -> id != null ? Uni.createFrom().item(id) : caps.admitNearCaps(connection, task.ownerId)
+                  .chain(() -> createStatements.insertWithFirstRun(connection, task, opened.run(), opened.message(),
+                      actor, auditDetail, caps.ownerBelow(), caps.globalBelow()))
                   .onItem().ifNull().failWith(() -> Failures.error(ErrorCode.TOO_MANY_TASKS, "the task caps are reached")))
               .map(messageId -> {
                 opened.message().id = messageId;
@@ -214,14 +215,14 @@ public class TaskService {
     }
   }
 
-  private Uni<RuntimePolicyEntity> policy(UUID policyId) {
+  private Uni<PolicyFacts> policy(SqlConnection connection, UUID policyId) {
     if (policyId == null) {
       return Uni.createFrom().nullItem();
     }
-    return policies.findById(policyId).onItem().ifNull().failWith(() -> Failures.invalid("no such runtime policy"));
+    return createStatements.policy(connection, policyId).onItem().ifNull().failWith(() -> Failures.invalid("no such runtime policy"));
   }
 
-  private static TaskEntity newTask(UUID ownerId, String title, TaskRules.Route route, RuntimePolicyEntity policy,
+  private static TaskEntity newTask(UUID ownerId, String title, TaskRules.Route route, PolicyFacts policy,
       OffsetDateTime now) {
     TaskEntity task = new TaskEntity();
     task.id = UUID.randomUUID();
@@ -230,10 +231,10 @@ public class TaskService {
     task.providerKind = route.kind();
     task.providerId = route.providerId();
     task.model = route.model();
-    task.policyId = policy == null ? null : policy.id;
+    task.policyId = policy == null ? null : policy.id();
     // No policy means the deployment defaults: network on. There is no per-task network switch.
-    task.networkEnabled = policy == null || policy.networkEnabled;
-    task.approvalsEnabled = policy != null && policy.requireApproval;
+    task.networkEnabled = policy == null || policy.networkEnabled();
+    task.approvalsEnabled = policy != null && policy.requireApproval();
     // Runtime names are derived here, never taken from a request.
     task.sandboxName = "workcell-task-" + task.id;
     task.volumeName = "workcell-ws-" + task.id; // the name sandbox-service gives the volume (SandboxNames)

@@ -253,6 +253,14 @@ func TestStaticPreviewServesConcurrentKeepAliveClientsAndStopClosesThem(t *testi
 	if n := failures.Load(); n > 0 {
 		t.Fatalf("%d of 640 requests failed", n)
 	}
+	if probe, err := net.Listen("tcp6", "[::1]:0"); err == nil { // the host has IPv6: so does the preview
+		probe.Close()
+		resp, err := client.Get("http://[::1]:" + strconv.Itoa(port) + "/")
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("over IPv6: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
 	decode[map[string]bool](t, h.call(map[string]any{"op": "preview_stop"}))
 	idle.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := idle.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {

@@ -6,18 +6,30 @@ import (
 	"time"
 )
 
-// TCP for the preview without package net: celld needs a listener, accept, and a connect probe,
-// all IPv4 inside the sandbox. Importing net costs ~0.4 MB of binary, and every byte of the
+// TCP for the preview without package net: celld needs a listener, accept, and a connect probe
+// to 127.0.0.1 inside the sandbox. Importing net costs ~0.4 MB of binary, and every byte of the
 // binary is resident (page-cache fault-around) in every sandbox's celld.
 
-// listenTCP listens on 0.0.0.0:port; the file is on Go's netpoller, so Close wakes acceptTCP.
+// listenTCP listens on every address of the sandbox, IPv6 and IPv4 alike (as package net does for
+// ":port"), or IPv4 only where the kernel has no IPv6; the file is on Go's netpoller, so Close
+// wakes acceptTCP.
 func listenTCP(port int) (*os.File, error) {
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	fd, err := syscall.Socket(syscall.AF_INET6, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	var addr syscall.Sockaddr = &syscall.SockaddrInet6{Port: port}
+	if err == nil {
+		err = syscall.SetsockoptInt(fd, syscall.IPPROTO_IPV6, syscall.IPV6_V6ONLY, 0)
+		if err != nil {
+			syscall.Close(fd)
+		}
+	}
 	if err != nil {
-		return nil, os.NewSyscallError("socket", err)
+		addr = &syscall.SockaddrInet4{Port: port}
+		if fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0); err != nil {
+			return nil, os.NewSyscallError("socket", err)
+		}
 	}
 	syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_REUSEADDR, 1) // a restarted preview may rebind at once
-	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Port: port}); err != nil {
+	if err := syscall.Bind(fd, addr); err != nil {
 		syscall.Close(fd)
 		return nil, os.NewSyscallError("bind", err)
 	}

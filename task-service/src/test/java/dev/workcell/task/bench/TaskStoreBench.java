@@ -133,19 +133,19 @@ class TaskStoreBench {
       throws Exception {
     Actor pinger = Actor.service(ServiceName.GATEWAY);
     List<Row> rows = new ArrayList<>();
-    rows.add(new Row("NATS ping to task-service (baseline)", run(pool, clients, paceMs > 0 ? PACED_CALLS : PAGES_PER_CLIENT, paceMs,
+    rows.add(new Row("NATS ping to task-service (baseline)", run(pool, clients, PAGES_PER_CLIENT, paceMs,
         c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), Pong.class, pinger))));
-    rows.add(new Row("create task + first run", run(pool, clients, paceMs > 0 ? PACED_CALLS : CREATES_PER_CLIENT, paceMs, c -> {
+    rows.add(new Row("create task + first run", run(pool, clients, CREATES_PER_CLIENT, paceMs, c -> {
       Actor creator = warmUp ? c.warmOwner : c.owner;
       String id = work.call(TaskSubjects.CREATE, new CreateTask(null, "bench task", "ollama", "ollama", "qwen3:8b",
           null), TaskCreated.class, creator).task().id();
       return (warmUp ? c.warmCreated : c.created).add(id);
     })));
-    rows.add(new Row("append message (runner)", run(pool, clients, paceMs > 0 ? PACED_CALLS : APPENDS_PER_CLIENT,
-        paceMs, c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
+    rows.add(new Row("append message (runner)", run(pool, clients, APPENDS_PER_CLIENT, paceMs,
+        c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
             c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null), MessageView.class,
             WorkClient.RUNNER))));
-    rows.add(new Row("read a 200-message page", run(pool, clients, paceMs > 0 ? PACED_CALLS : PAGES_PER_CLIENT, paceMs, c -> {
+    rows.add(new Row("read a 200-message page", run(pool, clients, PAGES_PER_CLIENT, paceMs, c -> {
       MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200),
           MessagePage.class, c.owner);
       if (page.messages().size() != 200) {
@@ -157,12 +157,14 @@ class TaskStoreBench {
   }
 
   /**
-   * Each of the clients runs {@code perClient} calls, back to back or one every {@code paceMs} (the
-   * clients' schedules staggered); returns every latency in ms. A paced call is timed from when it
-   * was due, so a late start counts against the service (no coordinated omission).
+   * Each of the clients runs {@code backToBack} calls back to back or, paced, {@link #PACED_CALLS}
+   * calls one every {@code paceMs} (the clients' schedules staggered); returns every latency in ms. A
+   * paced call is timed from when it was due, so a late start counts against the service (no
+   * coordinated omission).
    */
-  private static double[] run(ExecutorService pool, List<Client> clients, int perClient, int paceMs, Call call)
+  private static double[] run(ExecutorService pool, List<Client> clients, int backToBack, int paceMs, Call call)
       throws Exception {
+    int perClient = paceMs > 0 ? PACED_CALLS : backToBack;
     List<Future<double[]>> futures = new ArrayList<>();
     long origin = System.nanoTime() + Duration.ofMillis(20).toNanos();
     for (int c = 0; c < clients.size(); c++) {

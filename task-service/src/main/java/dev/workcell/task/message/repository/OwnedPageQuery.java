@@ -24,7 +24,7 @@ public class OwnedPageQuery {
   /** Size of a stored message as it counts against the page cap (as {@link MessageRepository} counts it). */
   private static final String BYTES = "octet_length(l.content) + coalesce(octet_length(l.tool_calls), 0)";
 
-  private static final String SQL = "select g.role as account_role, g.status, g.mode, g.owned, p.* from"
+  static final String SQL = "select g.role as account_role, g.status, g.mode, g.owned, p.* from"
       + " (select a.role, a.status, s.access_mode as mode,"
       + " exists (select 1 from tasks t where t.id = $2 and t.owner_id = a.id) as owned"
       + " from accounts a cross join work_settings s where a.id = $1 and s.id = " + WorkSettingsEntity.ID + ") g"

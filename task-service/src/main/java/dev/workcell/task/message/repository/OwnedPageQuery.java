@@ -9,6 +9,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 
@@ -17,24 +18,32 @@ import java.util.UUID;
  * client: the caller's account and the access mode, the task's ownership and the page itself. The
  * busiest read costs one round trip instead of three and no ORM session. Contents leave the database
  * only when the access facts allow it; the caller still applies the rules to the facts returned.
+ * The only page query: the task view's first page is read here too.
  */
 @ApplicationScoped
 public class OwnedPageQuery {
 
   /** Size of a stored message as it counts against the page cap (as {@link MessageRepository} counts it). */
-  private static final String BYTES = "octet_length(l.content) + coalesce(octet_length(l.tool_calls), 0)";
+  private static final String BYTES = "octet_length(m.content) + coalesce(octet_length(m.tool_calls), 0)";
 
-  static final String SQL = "select g.role as account_role, g.status, g.mode, g.owned, p.* from"
-      + " (select a.role, a.status, s.access_mode as mode,"
+  // The facts row first (id null), then the page: one window gives each message its running size
+  // and the id of the next older one, so the cut and "are there older ones" need neither a count
+  // over the whole page nor a sort of its wide rows. Rows only leave the database when the facts
+  // allow it and while the running size stays within the cap.
+  static final String SQL = "with g as (select a.role, a.status, s.access_mode as mode,"
       + " exists (select 1 from tasks t where t.id = $2 and t.owner_id = a.id) as owned"
-      + " from accounts a cross join work_settings s where a.id = $1 and s.id = " + WorkSettingsEntity.ID + ") g"
-      + " left join lateral (select w.* from (select l.*, sum(" + BYTES + ") over (order by l.id desc rows unbounded"
-      + " preceding) as running, count(*) over () as fetched from (select m.id, m.run_id, m.role, m.content,"
-      + " m.tool_call_id, m.tool_calls, m.sent_during_run, m.delivered_at, m.truncated, m.created_at from messages m"
-      + " where m.task_id = $2 and m.id < $3::bigint and g.owned and g.status = 'active'"
-      + " and (g.role = 'admin' or g.mode = '" + WorkSettingsEntity.USERS + "')"
-      + " order by m.id desc limit $4::int) l) w where w.running <= $5::bigint) p on true"
-      + " order by p.id desc";
+      + " from accounts a cross join work_settings s where a.id = $1 and s.id = " + WorkSettingsEntity.ID + ")"
+      + " select g.role as account_role, g.status, g.mode, g.owned, null::bigint as id, null::uuid as run_id,"
+      + " null::text as role, null::text as content, null::text as tool_call_id, null::text as tool_calls,"
+      + " null::boolean as sent_during_run, null::timestamptz as delivered_at, null::boolean as truncated,"
+      + " null::timestamptz as created_at, null::bigint as running, null::bigint as older from g"
+      + " union all select null, null, null, null, l.* from (select m.id, m.run_id, m.role, m.content,"
+      + " m.tool_call_id, m.tool_calls, m.sent_during_run, m.delivered_at, m.truncated, m.created_at,"
+      + " sum(" + BYTES + ") over w as running, lead(m.id) over w as older from messages m"
+      + " where m.task_id = $2 and m.id < $3::bigint and (select g.owned and g.status = 'active'"
+      + " and (g.role = 'admin' or g.mode = '" + WorkSettingsEntity.USERS + "') from g)"
+      + " window w as (order by m.id desc rows unbounded preceding) order by m.id desc limit $4::int) l"
+      + " where l.running <= $5::bigint";
 
   /** What the database knows of the caller ({@code role} null: no such account) and the page rows. */
   public record Result(String role, String status, String mode, boolean owned, List<PageRow> rows) {}
@@ -51,21 +60,22 @@ public class OwnedPageQuery {
    */
   public Uni<Result> read(UUID accountId, UUID taskId, long beforeId, int limit, long maxBytes) {
     return pool.preparedQuery(SQL).execute(Tuple.of(accountId, taskId, beforeId, limit, maxBytes)).map(rows -> {
-      if (rows.size() == 0) {
+      Row facts = null;
+      List<PageRow> page = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        if (row.getValue("id") == null) {
+          facts = row;
+        } else {
+          page.add(new PageRow(message(taskId, row), row.getLong("running"), row.getValue("older") != null));
+        }
+      }
+      if (facts == null) {
         return new Result(null, null, null, false, List.of());
       }
-      List<PageRow> page = new ArrayList<>(rows.size());
-      Result result = null;
-      for (Row row : rows) {
-        if (result == null) {
-          result = new Result(row.getString("account_role"), row.getString("status"), row.getString("mode"),
-              Boolean.TRUE.equals(row.getBoolean("owned")), page);
-        }
-        if (row.getValue("id") != null) {
-          page.add(new PageRow(message(taskId, row), row.getLong("running"), row.getLong("fetched").intValue()));
-        }
-      }
-      return result;
+      // A union keeps no order of its own.
+      page.sort(Comparator.comparingLong((PageRow r) -> r.message().id).reversed());
+      return new Result(facts.getString("account_role"), facts.getString("status"), facts.getString("mode"),
+          Boolean.TRUE.equals(facts.getBoolean("owned")), page);
     });
   }
 

@@ -5,8 +5,8 @@ import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.task.message.MessageMapper;
-import dev.workcell.task.message.repository.MessageRepository;
 import dev.workcell.task.message.repository.MessageRepository.PageRow;
+import dev.workcell.task.message.repository.OwnedPageQuery;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -22,19 +22,18 @@ public class MessagePager {
 
   static final int DEFAULT_LIMIT = 50;
 
-  private final MessageRepository messages;
+  private final OwnedPageQuery ownedPages;
   private final MessageMapper mapper;
 
-  public MessagePager(MessageRepository messages, MessageMapper mapper) {
-    this.messages = messages;
+  public MessagePager(OwnedPageQuery ownedPages, MessageMapper mapper) {
+    this.ownedPages = ownedPages;
     this.mapper = mapper;
   }
 
-  /** Must run inside a session, after the caller's ownership of {@code taskId} was checked. */
-  public Uni<MessagePage> page(UUID taskId, PageMessages request) {
-    int limit = limit(request);
-    return messages.page(taskId, before(request), limit + 1, Limits.MESSAGE_PAGE_MAX_BYTES)
-        .map(rows -> assemble(rows, limit));
+  /** The newest page of a task whose owner was already checked (the task view). */
+  public Uni<MessagePage> newest(UUID ownerId, UUID taskId) {
+    return ownedPages.read(ownerId, taskId, Long.MAX_VALUE, DEFAULT_LIMIT, Limits.MESSAGE_PAGE_MAX_BYTES)
+        .map(read -> assemble(read.rows()));
   }
 
   /** The page size a request asks for, within the cap. */
@@ -47,13 +46,9 @@ public class MessagePager {
     return request.beforeId() == null ? Long.MAX_VALUE : request.beforeId();
   }
 
-  /**
-   * The page from up to {@code limit + 1} rows read newest first (one more than the page, so whether
-   * older ones remain is known without a second query).
-   */
-  public MessagePage assemble(List<PageRow> rows, int limit) {
-    List<PageRow> page = rows.size() > limit ? rows.subList(0, limit) : rows;
-    boolean more = !page.isEmpty() && page.get(0).fetched() > page.size();
+  /** The page from its rows read newest first; the oldest row knows whether older ones remain. */
+  public MessagePage assemble(List<PageRow> page) {
+    boolean more = !page.isEmpty() && page.get(page.size() - 1).olderExists();
     Long next = more ? page.get(page.size() - 1).message().id : null;
     long bytes = page.isEmpty() ? 0 : page.get(page.size() - 1).runningBytes();
     List<MessageView> views = new ArrayList<>(page.size());

@@ -91,13 +91,13 @@ public class MessageService {
     UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
     UUID accountId = WorkAccess.accountId(actor);
     int limit = MessagePager.limit(request);
-    return ownedPages.read(accountId, taskId, MessagePager.before(request), limit + 1, Limits.MESSAGE_PAGE_MAX_BYTES)
+    return ownedPages.read(accountId, taskId, MessagePager.before(request), limit, Limits.MESSAGE_PAGE_MAX_BYTES)
         .map(read -> {
           WorkAccess.requireWorkUser(actor, accountId, read.role(), read.status(), read.mode());
           if (!read.owned()) {
             throw Failures.taskNotFound();
           }
-          return pager.assemble(read.rows(), limit);
+          return pager.assemble(read.rows());
         });
   }
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
-import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskList;
@@ -135,7 +134,7 @@ public class TaskService {
         .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
         .onItem().ifNull().failWith(Failures::taskNotFound)
         .chain(task -> runs.latest(task.id)
-            .chain(run -> pager.page(task.id, new PageMessages(request.taskId(), null, 0))
+            .chain(run -> pager.newest(task.ownerId, task.id)
                 .chain(page -> approvals.countPending(task.id)
                     .map(pending -> new TaskDetail(TaskMapper.toView(task), RunMapper.toView(run), page,
                         pending.intValue()))))));

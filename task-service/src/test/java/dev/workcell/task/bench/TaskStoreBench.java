@@ -29,8 +29,11 @@ import io.nats.client.impl.NatsMessage;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,26 +136,26 @@ class TaskStoreBench {
       throws Exception {
     Actor pinger = Actor.service(ServiceName.GATEWAY);
     List<Row> rows = new ArrayList<>();
-    rows.add(new Row("NATS ping to task-service (baseline)", run(pool, clients, PAGES_PER_CLIENT, paceMs,
-        c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), Pong.class, pinger))));
-    rows.add(new Row("create task + first run", run(pool, clients, CREATES_PER_CLIENT, paceMs, c -> {
+    rows.add(run("NATS ping to task-service (baseline)", pool, clients, PAGES_PER_CLIENT, paceMs,
+        c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), Pong.class, pinger)));
+    rows.add(run("create task + first run", pool, clients, CREATES_PER_CLIENT, paceMs, c -> {
       Actor creator = warmUp ? c.warmOwner : c.owner;
       String id = work.call(TaskSubjects.CREATE, new CreateTask(null, "bench task", "ollama", "ollama", "qwen3:8b",
           null), TaskCreated.class, creator).task().id();
       return (warmUp ? c.warmCreated : c.created).add(id);
-    })));
-    rows.add(new Row("append message (runner)", run(pool, clients, APPENDS_PER_CLIENT, paceMs,
+    }));
+    rows.add(run("append message (runner)", pool, clients, APPENDS_PER_CLIENT, paceMs,
         c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
             c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null), MessageView.class,
-            WorkClient.RUNNER))));
-    rows.add(new Row("read a 200-message page", run(pool, clients, PAGES_PER_CLIENT, paceMs, c -> {
+            WorkClient.RUNNER)));
+    rows.add(run("read a 200-message page", pool, clients, PAGES_PER_CLIENT, paceMs, c -> {
       MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200),
           MessagePage.class, c.owner);
       if (page.messages().size() != 200) {
         throw new IllegalStateException("page of " + page.messages().size());
       }
       return page;
-    })));
+    }));
     return rows;
   }
 
@@ -160,11 +163,13 @@ class TaskStoreBench {
    * Each of the clients runs {@code backToBack} calls back to back or, paced, {@link #PACED_CALLS}
    * calls one every {@code paceMs} (the clients' schedules staggered); returns every latency in ms. A
    * paced call is timed from when it was due, so a late start counts against the service (no
-   * coordinated omission).
+   * coordinated omission). A disk probe runs in the same window.
    */
-  private static double[] run(ExecutorService pool, List<Client> clients, int backToBack, int paceMs, Call call)
-      throws Exception {
+  private static Row run(String name, ExecutorService pool, List<Client> clients, int backToBack, int paceMs,
+      Call call) throws Exception {
     int perClient = paceMs > 0 ? PACED_CALLS : backToBack;
+    DiskProbe probe = new DiskProbe();
+    long busyBefore = machineBusyTicks();
     List<Future<double[]>> futures = new ArrayList<>();
     long origin = System.nanoTime() + Duration.ofMillis(20).toNanos();
     for (int c = 0; c < clients.size(); c++) {
@@ -190,12 +195,16 @@ class TaskStoreBench {
       futures.add(pool.submit(task));
     }
     List<Double> all = new ArrayList<>();
-    for (Future<double[]> future : futures) {
-      for (double latency : future.get()) {
-        all.add(latency);
+    try (probe) {
+      for (Future<double[]> future : futures) {
+        for (double latency : future.get()) {
+          all.add(latency);
+        }
       }
+      double cpuMsPerCall = (machineBusyTicks() - busyBefore) * 1000.0 / TICKS_PER_SECOND / all.size();
+      return new Row(name, all.stream().mapToDouble(Double::doubleValue).sorted().toArray(), probe.latencies(),
+          cpuMsPerCall);
     }
-    return all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
   }
 
   private static void report(List<Row> loaded, List<Row> paced, List<Row> single, String load) throws IOException {
@@ -203,18 +212,42 @@ class TaskStoreBench {
         + "Measured " + Instant.now() + " by `bench/task-store/run.sh` against task-service on the test PostgreSQL"
         + " and nats-server of the same machine. Latency is request to reply as the caller sees it, over NATS."
         + " The ping row is the baseline measured in the same run; ratios are against its p99.\n\n"
-        + "## " + CLIENTS + " concurrent clients (one account each), back to back\n\n" + table(loaded)
+        + "## " + CLIENTS + " concurrent clients (one account each), back to back\n\n"
+        + "Each call waits for the others' CPU: with " + CLIENTS + " clients on "
+        + Runtime.getRuntime().availableProcessors() + " CPUs, p50 is about " + CLIENTS + " × CPU per call ÷ "
+        + Runtime.getRuntime().availableProcessors() + ".\n\n" + table(loaded, true)
         + "\n## " + CLIENTS + " concurrent clients, each starting a call every " + PACE_MS + " ms ("
-        + CLIENTS * 1000 / PACE_MS + " calls/s in all)\n\n" + table(paced)
-        + "\n## 1 client (service time without queueing)\n\n" + table(single)
+        + CLIENTS * 1000 / PACE_MS + " calls/s in all)\n\n" + table(paced, false)
+        + "\n## 1 client (service time without queueing)\n\n" + table(single, false)
         + "\nPages hold 200 messages of about 500 bytes. Java " + Runtime.version() + ", "
-        + Runtime.getRuntime().availableProcessors() + " CPUs; the clients run in the service's JVM on a NATS"
-        + " connection of their own, after a full-size warm-up. Machine load"
-        + " average (1 min): " + load + ". Every write commits with fsync (synchronous_commit on).\n";
+        + Runtime.getRuntime().availableProcessors() + " CPUs, the launcher's collector (Serial); the clients run in"
+        + " the service's JVM on a NATS connection of their own, after a full-size warm-up. Machine load"
+        + " average (1 min): " + load + ". Every write commits with fsync (synchronous_commit on), so a create or"
+        + " an append cannot have a shorter tail than the disk: the disk column is an 8 kB write + fdatasync every"
+        + " 10 ms on the working tree's filesystem (where the launcher's PostgreSQL keeps its WAL) while the"
+        + " row's calls ran.\n";
     System.out.println("\n" + text);
     Path out = Path.of(System.getProperty("bench.results", "../bench/task-store/results.md"));
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, text);
+  }
+
+  /** Clock ticks of /proc/stat (USER_HZ, 100 on Linux). */
+  private static final int TICKS_PER_SECOND = 100;
+
+  /**
+   * CPU time the whole machine spent busy so far (every process: the service, PostgreSQL, NATS and
+   * the clients), in clock ticks; -1 where /proc/stat cannot be read.
+   */
+  private static long machineBusyTicks() {
+    try {
+      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      // user nice system idle iowait irq softirq steal: everything but idle and iowait.
+      return Long.parseLong(cpu[1]) + Long.parseLong(cpu[2]) + Long.parseLong(cpu[3]) + Long.parseLong(cpu[6])
+          + Long.parseLong(cpu[7]) + Long.parseLong(cpu[8]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   /** Other work on the machine skews every number here, so the report says how busy it was. */
@@ -226,15 +259,24 @@ class TaskStoreBench {
     }
   }
 
-  private static String table(List<Row> rows) {
+  /**
+   * {@code withCpu} only where the machine is saturated: elsewhere the idle machine's own work would
+   * be counted against a handful of calls.
+   */
+  private static String table(List<Row> rows, boolean withCpu) {
     Row baseline = rows.get(0);
     StringBuilder table = new StringBuilder();
-    table.append("| operation | calls | p50 ms | p99 ms | p99 / baseline p99 | goal p99 ≤ 15 ms |\n");
-    table.append("|---|---:|---:|---:|---:|---|\n");
+    table.append("| operation | calls | p50 ms | p99 ms | p99 / baseline p99 |"
+        + (withCpu ? " machine CPU ms per call |" : "") + " disk fsync p99 / max ms, same window | goal p99 ≤ 15 ms |\n");
+    table.append("|---|---:|---:|---:|---:|" + (withCpu ? "---:|" : "") + "---:|---|\n");
     for (Row row : rows) {
-      table.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.1f× | %s |%n", row.name, row.latencies.length,
-          row.p(50), row.p(99), row.p(99) / baseline.p(99),
-          row == baseline ? "—" : row.p(99) <= GOAL_P99_MS ? "met" : "missed"));
+      table.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.1f× |", row.name, row.latencies.length,
+          row.p(50), row.p(99), row.p(99) / baseline.p(99)));
+      if (withCpu) {
+        table.append(String.format(Locale.ROOT, " %.2f |", row.cpuMsPerCall));
+      }
+      table.append(String.format(Locale.ROOT, " %.1f / %.0f | %s |%n", Row.p(row.disk, 99),
+          row.disk[row.disk.length - 1], row == baseline ? "—" : row.p(99) <= GOAL_P99_MS ? "met" : "missed"));
     }
     return table.toString();
   }
@@ -279,11 +321,73 @@ class TaskStoreBench {
     }
   }
 
-  private record Row(String name, double[] latencies) {
+  /**
+   * The disk's own durability latency while an operation runs: every 10 ms an 8 kB write and an
+   * fdatasync on the working tree's filesystem, where the launcher's PostgreSQL keeps its WAL. A
+   * create or an append commits with an fsync, so it cannot have a shorter tail than this.
+   */
+  private static final class DiskProbe implements AutoCloseable {
+
+    private final FileChannel file;
+    private final List<Double> latencies = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    DiskProbe() throws IOException {
+      Path path = Path.of("target", "bench-disk-probe");
+      file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      thread = Thread.ofPlatform().name("disk-probe").start(this::probe);
+    }
+
+    private void probe() {
+      ByteBuffer block = ByteBuffer.allocate(8192);
+      try {
+        for (long i = 0; running; i++) {
+          long start = System.nanoTime();
+          file.write(block.clear(), (i % 128) * 8192);
+          file.force(false);
+          synchronized (latencies) {
+            latencies.add((System.nanoTime() - start) / 1_000_000.0);
+          }
+          Thread.sleep(10);
+        }
+      } catch (IOException | InterruptedException e) {
+        throw new IllegalStateException("disk probe failed", e);
+      }
+    }
+
+    double[] latencies() throws InterruptedException {
+      stop();
+      synchronized (latencies) {
+        return latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      }
+    }
+
+    private void stop() throws InterruptedException {
+      running = false;
+      thread.join();
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+      stop();
+      file.close();
+    }
+  }
+
+  /**
+   * Latencies of one operation and of the disk probe in the same window (both sorted), and the CPU
+   * the whole machine spent per call.
+   */
+  private record Row(String name, double[] latencies, double[] disk, double cpuMsPerCall) {
 
     double p(int percentile) {
-      int index = (int) Math.ceil(percentile / 100.0 * latencies.length) - 1;
-      return latencies[Math.max(0, Math.min(index, latencies.length - 1))];
+      return p(latencies, percentile);
+    }
+
+    static double p(double[] sorted, int percentile) {
+      int index = (int) Math.ceil(percentile / 100.0 * sorted.length) - 1;
+      return sorted[Math.max(0, Math.min(index, sorted.length - 1))];
     }
 
     @Override

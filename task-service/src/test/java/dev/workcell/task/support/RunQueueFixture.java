@@ -35,6 +35,11 @@ public class RunQueueFixture {
     var management = nats.connection().jetStreamManagement();
     if (!management.getStreamNames().contains(STREAM)) {
       management.addStream(config);
+    } else {
+      // Each run starts from an empty queue, as from an empty database: nothing takes these requests,
+      // a bench run leaves thousands, and the sweeper judges no request lost in a queue it cannot read
+      // whole (RunQueue.MAX_QUEUE_READ).
+      management.purgeStream(STREAM);
     }
     nats.connection().createDispatcher(message -> queued.add(codec.decode(message.getData(), RunRef.class)))
         .subscribe(settings.runRequestsSubject());

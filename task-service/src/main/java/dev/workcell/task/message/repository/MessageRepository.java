@@ -29,12 +29,6 @@ public class MessageRepository implements PanacheRepositoryBase<MessageEntity, L
             .toList());
   }
 
-  /**
-   * A message of a page with its running size (newest first) and whether an older message exists
-   * below it, within the page or not.
-   */
-  public record PageRow(MessageEntity message, long runningBytes, boolean olderExists) {}
-
   public Uni<List<MessageEntity>> byIds(List<Long> ids) {
     // Read-only: pages and contexts never change these rows, so Hibernate keeps no snapshots of them.
     return ids.isEmpty() ? Uni.createFrom().item(List.of())

@@ -2,7 +2,6 @@ package dev.workcell.task.message.repository;
 
 import dev.workcell.task.access.WorkSettingsEntity;
 import dev.workcell.task.message.MessageEntity;
-import dev.workcell.task.message.repository.MessageRepository.PageRow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -44,6 +43,12 @@ public class OwnedPageQuery {
       + " and (g.role = 'admin' or g.mode = '" + WorkSettingsEntity.USERS + "') from g)"
       + " window w as (order by m.id desc rows unbounded preceding) order by m.id desc limit $4::int) l"
       + " where l.running <= $5::bigint";
+
+  /**
+   * A message of a page with its running size (newest first) and whether an older message exists
+   * below it, within the page or not.
+   */
+  public record PageRow(MessageEntity message, long runningBytes, boolean olderExists) {}
 
   /** What the database knows of the caller ({@code role} null: no such account) and the page rows. */
   public record Result(String role, String status, String mode, boolean owned, List<PageRow> rows) {}

@@ -65,6 +65,8 @@ class TaskStoreBench {
   private static final int PACE_MS = Integer.getInteger("bench.pace-ms", 100);
   /** Calls per client and operation in the paced run; its creates stay within the per-user task cap. */
   private static final int PACED_CALLS = 40;
+  /** Clock ticks of /proc/stat (USER_HZ, 100 on Linux). */
+  private static final int TICKS_PER_SECOND = 100;
 
   @Inject
   NatsRequester nats;
@@ -161,8 +163,8 @@ class TaskStoreBench {
 
   /**
    * Each of the clients runs {@code backToBack} calls back to back or, paced, {@link #PACED_CALLS}
-   * calls one every {@code paceMs} (the clients' schedules staggered); returns every latency in ms. A
-   * paced call is timed from when it was due, so a late start counts against the service (no
+   * calls one every {@code paceMs} (the clients' schedules staggered); the row holds every latency in
+   * ms. A paced call is timed from when it was due, so a late start counts against the service (no
    * coordinated omission). A disk probe runs in the same window.
    */
   private static Row run(String name, ExecutorService pool, List<Client> clients, int backToBack, int paceMs,
@@ -231,9 +233,6 @@ class TaskStoreBench {
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, text);
   }
-
-  /** Clock ticks of /proc/stat (USER_HZ, 100 on Linux). */
-  private static final int TICKS_PER_SECOND = 100;
 
   /**
    * CPU time the whole machine spent busy so far (every process: the service, PostgreSQL, NATS and

@@ -14,21 +14,46 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The page statement is prepared once per pooled connection, and PostgreSQL may then run a generic
+ * Page statements are prepared once per pooled connection, and PostgreSQL may then run a generic
  * plan chosen without the task id. Whatever plan it picks, a page must read only its own task's rows:
  * a plan walking the whole table in id order would make every page of an early task pay for every
- * message written since, by anyone.
+ * row written since, by anyone.
  */
 @QuarkusTest
 class PagePlanTest {
 
   private static final int PAGE = 201;
+  private static final int LATER_ROWS = 20_000;
 
   @Inject
   DataSource dataSource;
 
   @Test
-  void aGenericPlanReadsOnlyTheTasksOwnRows() throws Exception {
+  void aMessagePageReadsOnlyTheTasksOwnRows() throws Exception {
+    assertThat(rowsReadByAGenericPlan("messages",
+        "insert into messages (task_id, role, content) select %s, 'user', 'row ' || g from generate_series(1, %d) g",
+        "(uuid, uuid, bigint, int, bigint) as " + OwnedPageQuery.SQL,
+        "(%owner, %task, " + Long.MAX_VALUE + ", " + PAGE + ", 1000000)"))
+        .as("rows of messages a page read").isLessThanOrEqualTo(PAGE);
+  }
+
+  @Test
+  void aToolActivityPageReadsOnlyTheTasksOwnRows() throws Exception {
+    // The page as Hibernate sends ToolActivityRepository.page's query.
+    assertThat(rowsReadByAGenericPlan("tool_activity",
+        "insert into tool_activity (task_id, run_id, tool_call_id, tool_name, status) select %s, r.id, 'call-' || g,"
+            + " 'run_command', 'ok' from runs r, generate_series(1, %d) g where r.task_id = %1$s",
+        "(uuid, bigint, int) as select * from tool_activity where task_id = $1 and id < $2 order by id desc limit $3",
+        "(%task, " + Long.MAX_VALUE + ", " + PAGE + ")"))
+        .as("rows of tool activity a page read").isLessThanOrEqualTo(PAGE);
+  }
+
+  /**
+   * Rows of {@code table} the prepared page statement reads under a generic plan for an early task's
+   * page, after a busy task wrote {@value #LATER_ROWS} rows. {@code fill} inserts rows for a task
+   * (its id, then a count); {@code arguments} names the owner and the early task as %owner, %task.
+   */
+  private long rowsReadByAGenericPlan(String table, String fill, String statement, String arguments) throws Exception {
     UUID owner = UUID.randomUUID();
     UUID early = UUID.randomUUID();
     UUID busy = UUID.randomUUID();
@@ -40,40 +65,38 @@ class PagePlanTest {
           sql.execute("insert into tasks (id, owner_id, title, provider_kind, provider_id, model, sandbox_name,"
               + " volume_name) values ('" + task + "', '" + owner + "', 'plan', 'ollama', 'ollama', 'm', 's-" + task
               + "', 'v-" + task + "')");
+          sql.execute("insert into runs (id, task_id, state, provider_kind, provider_id, model) values ('"
+              + UUID.randomUUID() + "', '" + task + "', 'completed', 'ollama', 'ollama', 'm')");
         }
-        // An early conversation, then a busy one written after it (higher ids). Statistics that see few
-        // tasks (a small installation) make "half the rows are this task's" the generic plan's guess.
-        sql.execute("insert into messages (task_id, role, content) select '" + early + "', 'user', 'early ' || g"
-            + " from generate_series(1, " + PAGE + ") g");
-        sql.execute("insert into messages (task_id, role, content) select '" + busy + "', 'assistant', 'busy ' || g"
-            + " from generate_series(1, 20000) g");
-        sql.execute("alter table messages alter column task_id set (n_distinct = 2)");
-        sql.execute("analyze messages");
+        // An early task, then a busy one written after it (higher ids). Statistics that see few tasks
+        // (a small installation) make "half the rows are this task's" the generic plan's guess.
+        sql.execute(String.format(fill, "'" + early + "'::uuid", PAGE));
+        sql.execute(String.format(fill, "'" + busy + "'::uuid", LATER_ROWS));
+        sql.execute("alter table " + table + " alter column task_id set (n_distinct = 2)");
+        sql.execute("analyze " + table);
         sql.execute("set local plan_cache_mode = force_generic_plan");
-        sql.execute("prepare owned_page (uuid, uuid, bigint, int, bigint) as " + OwnedPageQuery.SQL);
-
-        JsonNode plan;
-        try (ResultSet rs = sql.executeQuery("explain (analyze, format json) execute owned_page ('" + owner + "', '"
-            + early + "', " + Long.MAX_VALUE + ", " + PAGE + ", 1000000)")) {
-          rs.next();
-          plan = new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
+        sql.execute("prepare page " + statement);
+        try (ResultSet plan = sql.executeQuery("explain (analyze, format json) execute page "
+            + arguments.replace("%owner", "'" + owner + "'").replace("%task", "'" + early + "'"))) {
+          plan.next();
+          return rowsRead(new ObjectMapper().readTree(plan.getString(1)).get(0).get("Plan"), table);
         }
-        assertThat(messageRowsRead(plan)).as("rows of messages the page read").isLessThanOrEqualTo(PAGE);
       } finally {
         db.rollback();
+        sql.execute("deallocate all"); // prepared statements outlive the transaction, and the connection is pooled
       }
     }
   }
 
-  /** Rows of the messages table the plan produced or filtered away, over all its scans. */
-  private static long messageRowsRead(JsonNode node) {
+  /** Rows of the table the plan produced or filtered away, over all its scans. */
+  private static long rowsRead(JsonNode node, String table) {
     long rows = 0;
-    if ("messages".equals(node.path("Relation Name").asText())) {
+    if (table.equals(node.path("Relation Name").asText())) {
       rows += node.path("Actual Rows").asLong() * Math.max(1, node.path("Actual Loops").asLong())
           + node.path("Rows Removed by Filter").asLong() + node.path("Rows Removed by Index Recheck").asLong();
     }
     for (JsonNode child : node.path("Plans")) {
-      rows += messageRowsRead(child);
+      rows += rowsRead(child, table);
     }
     return rows;
   }

@@ -112,25 +112,30 @@ class TaskStoreBench {
     try (BenchBus bus = new BenchBus(serviceConnection.url(), codec)) {
       String loadBefore = loadAverage();
       List<Client> loadedClients = clients.subList(0, CLIENTS);
-      WarmUp warmUp = warmUp(bus, pool, loadedClients, work, created);
+      WarmUp warmUp = warmUp(bus, pool, loadedClients, work);
       List<Row> single = suite(bus, pool, clients.subList(CLIENTS, CLIENTS + 1), Client::owner, created, 0);
       List<Row> loaded = suite(bus, pool, loadedClients, Client::owner, created, 0);
       List<Row> paced = suite(bus, pool, loadedClients, Client::owner, created, PACE_MS);
       report(loaded, paced, single, warmUp, loadBefore + " before, " + loadAverage() + " after");
     } finally {
       // Leave the database as the bench found it: later runs count tasks against the caps.
-      List<Future<?>> cleanups = new ArrayList<>();
-      for (int worker = 0; worker < CLIENTS; worker++) {
-        cleanups.add(pool.submit(() -> {
-          for (Created task = created.poll(); task != null; task = created.poll()) {
-            work.call(TaskSubjects.DELETE, new TaskRef(task.id()), TaskDeleted.class, task.owner());
-          }
-        }));
-      }
-      for (Future<?> cleanup : cleanups) {
-        cleanup.get();
-      }
+      delete(pool, work, created);
       pool.shutdownNow();
+    }
+  }
+
+  /** Deletes the tasks, each as its owner, {@link #CLIENTS} at a time. */
+  private static void delete(ExecutorService pool, WorkClient work, Queue<Created> tasks) throws Exception {
+    List<Future<?>> deletions = new ArrayList<>();
+    for (int worker = 0; worker < CLIENTS; worker++) {
+      deletions.add(pool.submit(() -> {
+        for (Created task = tasks.poll(); task != null; task = tasks.poll()) {
+          work.call(TaskSubjects.DELETE, new TaskRef(task.id()), TaskDeleted.class, task.owner());
+        }
+      }));
+    }
+    for (Future<?> deletion : deletions) {
+      deletion.get();
     }
   }
 
@@ -138,20 +143,24 @@ class TaskStoreBench {
    * Full-size rounds of every operation until the JIT is quiet (C2 needs thousands of calls per
    * path; after one round its threads still took a fifth of the CPU of the measured creates) and
    * every pool connection has its prepared statements; returns how many it took and the JIT's share
-   * of the machine's CPU in the last. Each round creates as fresh accounts, so the caps hold.
+   * of the machine's CPU in the last. Each round creates as fresh accounts, so the caps hold, and
+   * deletes its tasks again: every create counts the instance's tasks (up to the global cap), so
+   * thousands left over would make the measured creates dearer than any real instance's.
    */
-  private static WarmUp warmUp(BenchBus bus, ExecutorService pool, List<Client> clients, WorkClient work,
-      Queue<Created> created) throws Exception {
+  private static WarmUp warmUp(BenchBus bus, ExecutorService pool, List<Client> clients, WorkClient work)
+      throws Exception {
     for (int round = 1; ; round++) {
       Map<Client, Actor> owners = new HashMap<>();
       for (Client client : clients) {
         owners.put(client, work.admin());
       }
+      Queue<Created> created = new ConcurrentLinkedQueue<>();
       long jitBefore = jitTicks();
       long start = System.nanoTime();
       suite(bus, pool, clients, owners::get, created, 0);
       double jitShare = (jitTicks() - jitBefore) / ((System.nanoTime() - start) / 1e9 * TICKS_PER_SECOND
           * Runtime.getRuntime().availableProcessors());
+      delete(pool, work, created);
       if (jitShare < QUIET_JIT_SHARE || round == MAX_WARM_UP_ROUNDS) {
         return new WarmUp(round, jitShare);
       }
@@ -285,17 +294,27 @@ class TaskStoreBench {
     long ticks = 0;
     try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
       for (Path thread : threads) {
-        String stat = Files.readString(thread.resolve("stat"));
-        if (stat.contains("(C1 CompilerThre") || stat.contains("(C2 CompilerThre")) {
-          // Fields after the ")" that ends the thread's name: utime and stime are the 12th and 13th.
-          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        }
+        ticks += jitThreadTicks(thread);
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       return 0;
     }
     return ticks;
+  }
+
+  /** A compiler thread's CPU time; 0 for other threads and for one that ended while it was read. */
+  private static long jitThreadTicks(Path thread) {
+    try {
+      String stat = Files.readString(thread.resolve("stat"));
+      if (!stat.contains("(C1 CompilerThre") && !stat.contains("(C2 CompilerThre")) {
+        return 0;
+      }
+      // Fields after the ")" that ends the thread's name: utime and stime are the 12th and 13th.
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    } catch (IOException e) {
+      return 0;
+    }
   }
 
   /** Other work on the machine skews every number here, so the report says how busy it was. */

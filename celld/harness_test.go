@@ -224,11 +224,9 @@ func newHarnessAt(t *testing.T, dir string, o harnessOpts) *harness {
 
 // replied finishes a handler's result as dispatch does once the reply is sent.
 func replied(res any, err error) (any, error) {
-	if a, ok := res.(afterReply); ok {
-		a.then()
-		return a.result, err
-	}
-	return res, err
+	reply, then := splitReply(res)
+	then()
+	return reply, err
 }
 
 func (h *harness) path(rel string) string { return filepath.Join(h.root, rel) }

@@ -211,18 +211,23 @@ type afterReply struct {
 	then   func()
 }
 
+// splitReply separates a handler's result into the reply and the work that follows it.
+func splitReply(res any) (any, func()) {
+	if a, ok := res.(afterReply); ok {
+		return a.result, a.then
+	}
+	return res, func() {}
+}
+
 func (s *server) dispatch(ctx context.Context, req *request) {
 	res, err := s.handle(ctx, req)
 	if err != nil {
 		s.out.sendError(req.ID, fsError(err, "request"))
 		return
 	}
-	if a, ok := res.(afterReply); ok {
-		s.out.sendResult(req.ID, a.result)
-		a.then()
-		return
-	}
-	s.out.sendResult(req.ID, res)
+	reply, then := splitReply(res)
+	s.out.sendResult(req.ID, reply)
+	then()
 }
 
 func (s *server) handle(ctx context.Context, req *request) (any, error) {

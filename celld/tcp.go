@@ -14,7 +14,7 @@ import (
 // ":port"), or IPv4 only where the kernel has no IPv6; the file is on Go's netpoller, so Close
 // wakes acceptTCP.
 func listenTCP(port int) (*os.File, error) {
-	fd, err := syscall.Socket(syscall.AF_INET6, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	fd, err := tcpSocket(syscall.AF_INET6)
 	var addr syscall.Sockaddr = &syscall.SockaddrInet6{Port: port}
 	if err == nil {
 		err = syscall.SetsockoptInt(fd, syscall.IPPROTO_IPV6, syscall.IPV6_V6ONLY, 0)
@@ -24,7 +24,7 @@ func listenTCP(port int) (*os.File, error) {
 	}
 	if err != nil {
 		addr = &syscall.SockaddrInet4{Port: port}
-		if fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0); err != nil {
+		if fd, err = tcpSocket(syscall.AF_INET); err != nil {
 			return nil, os.NewSyscallError("socket", err)
 		}
 	}
@@ -38,6 +38,11 @@ func listenTCP(port int) (*os.File, error) {
 		return nil, os.NewSyscallError("listen", err)
 	}
 	return os.NewFile(uintptr(fd), "tcp-listener"), nil
+}
+
+// tcpSocket is a non-blocking, close-on-exec TCP socket of the family, for Go's netpoller.
+func tcpSocket(family int) (int, error) {
+	return syscall.Socket(family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
 }
 
 // acceptTCP waits for the next connection; an error means the listener was closed (or broke).
@@ -68,7 +73,7 @@ func acceptTCP(ln *os.File) (*os.File, error) {
 
 // tcpAccepts tells whether something accepts connections on 127.0.0.1:port within timeout.
 func tcpAccepts(port int, timeout time.Duration) bool {
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	fd, err := tcpSocket(syscall.AF_INET)
 	if err != nil {
 		return false
 	}

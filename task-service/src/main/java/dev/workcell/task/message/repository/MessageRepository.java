@@ -11,16 +11,16 @@ import java.util.UUID;
 @ApplicationScoped
 public class MessageRepository implements PanacheRepositoryBase<MessageEntity, Long> {
 
-  /** Size of a stored message as it counts against page and context caps. */
-  private static final String BYTES = "octet_length(content) + coalesce(octet_length(tool_calls), 0)";
+  /** Size of a stored message (aliased {@code m}) as it counts against page and context caps. */
+  static final String BYTES = "octet_length(m.content) + coalesce(octet_length(m.tool_calls), 0)";
 
   /** One row of metadata: enough to decide a page or a context window without loading contents. */
   public record Meta(long id, String role, String toolCallId, long bytes) {}
 
   /** Metadata of up to {@code limit} messages older than {@code beforeId}, newest first. */
   public Uni<List<Meta>> metaBefore(UUID taskId, long beforeId, int limit, boolean withoutSystem) {
-    String sql = "select id, role, tool_call_id, (" + BYTES + ")::bigint from messages where task_id = ?1 and id < ?2"
-        + (withoutSystem ? " and role <> 'system'" : "") + " order by id desc limit ?3";
+    String sql = "select m.id, m.role, m.tool_call_id, (" + BYTES + ")::bigint from messages m where m.task_id = ?1"
+        + " and m.id < ?2" + (withoutSystem ? " and m.role <> 'system'" : "") + " order by m.id desc limit ?3";
     return getSession().chain(session -> session.<Object[]>createNativeQuery(sql)
             .setParameter(1, taskId).setParameter(2, beforeId).setParameter(3, limit)
             .getResultList())

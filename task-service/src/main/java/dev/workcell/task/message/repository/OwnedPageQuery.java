@@ -22,9 +22,6 @@ import java.util.UUID;
 @ApplicationScoped
 public class OwnedPageQuery {
 
-  /** Size of a stored message as it counts against the page cap (as {@link MessageRepository} counts it). */
-  private static final String BYTES = "octet_length(m.content) + coalesce(octet_length(m.tool_calls), 0)";
-
   // The facts row first (id null), then the page: one window gives each message its running size
   // and the id of the next older one, so the cut and "are there older ones" need neither a count
   // over the whole page nor a sort of its wide rows. Rows only leave the database when the facts
@@ -38,7 +35,7 @@ public class OwnedPageQuery {
       + " null::timestamptz as created_at, null::bigint as running, null::bigint as older from g"
       + " union all select null, null, null, null, l.* from (select m.id, m.run_id, m.role, m.content,"
       + " m.tool_call_id, m.tool_calls, m.sent_during_run, m.delivered_at, m.truncated, m.created_at,"
-      + " sum(" + BYTES + ") over w as running, lead(m.id) over w as older from messages m"
+      + " sum(" + MessageRepository.BYTES + ") over w as running, lead(m.id) over w as older from messages m"
       + " where m.task_id = $2 and m.id < $3::bigint and (select g.owned and g.status = 'active'"
       + " and (g.role = 'admin' or g.mode = '" + WorkSettingsEntity.USERS + "') from g)"
       + " window w as (order by m.id desc rows unbounded preceding) order by m.id desc limit $4::int) l"

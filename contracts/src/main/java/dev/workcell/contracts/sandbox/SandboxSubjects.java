@@ -23,6 +23,18 @@ public final class SandboxSubjects {
   public static final String DELETE = P + "delete";
   public static final String LIST = P + "list";
 
+  /**
+   * Runtime slots ("leases"): a task's slot is held by what uses its sandbox — a run
+   * ({@link HoldRuntime} → {@link RuntimeHold}, renewed while it runs, may wait in line), an
+   * operation in flight, a verified preview — and released when the last holder ends; a sandbox
+   * left without one stops after the release grace. Leases are rebuilt from what runs after a restart.
+   */
+  public static final String LEASE_HOLD = P + "lease.hold";
+  /** Ends a hold or a wait in line ({@link ReleaseRuntime} → {@link RuntimeHold}). */
+  public static final String LEASE_RELEASE = P + "lease.release";
+  /** Caps and current use ({@link RuntimeUsageQuery} → {@link RuntimeUsage}): capabilities and the door check of new runs. */
+  public static final String RUNTIME_USAGE = P + "runtime.usage";
+
   // Workspace files (paths relative to /workspace; see FileEntry and the request records).
   public static final String FILES_LIST = P + "files.list";
   public static final String FILES_STAT = P + "files.stat";

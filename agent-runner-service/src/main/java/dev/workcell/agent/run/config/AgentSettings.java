@@ -36,9 +36,13 @@ public interface AgentSettings {
   @WithDefault("60s")
   Duration sandboxTimeout();
 
-  /** Default timeout of run_command when the model names none (seconds). */
-  @WithDefault("" + Limits.COMMAND_TIMEOUT_DEFAULT_SECONDS)
-  int commandTimeoutSeconds();
+  /**
+   * How long a run that finds no free sandbox slot waits in line for one before it ends needs_input
+   * (WORK_RUN_LEASE_WAIT_MS). A model's command without a timeout of its own gets sandbox-service's
+   * WORK_COMMAND_TIMEOUT_MS, so that setting has one owner.
+   */
+  @WithDefault("60s")
+  Duration runLeaseWait();
 
   /** Longest wait for a provider's response headers; the stream itself may take longer. */
   @WithDefault("120s")

@@ -89,4 +89,10 @@ public interface RunnerSubjects {
 
   @WithDefault(SandboxSubjects.PREVIEW_STOP)
   String previewStop();
+
+  @WithDefault(SandboxSubjects.LEASE_HOLD)
+  String leaseHold();
+
+  @WithDefault(SandboxSubjects.LEASE_RELEASE)
+  String leaseRelease();
 }

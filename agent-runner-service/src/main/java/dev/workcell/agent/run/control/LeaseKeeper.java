@@ -1,6 +1,7 @@
 package dev.workcell.agent.run.control;
 
 import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.runtime.RuntimeSlots;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
 import dev.workcell.contracts.task.RunState;
@@ -11,8 +12,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
- * Renews this runner's lease on every run it drives, every lease-heartbeat interval. If the runner
- * dies the beats stop and task-service fails the run ({@code runner_lost}); if task-service answers
+ * Renews this runner's lease on every run it drives (and the runs' sandbox slots), every
+ * lease-heartbeat interval. If the runner dies the beats stop and task-service fails the run
+ * ({@code runner_lost}); if task-service answers
  * that the lease is gone (the run ended, or was failed while this runner was unreachable), the run
  * stops here without recording anything more. A beat that fails (task-service away) changes nothing.
  */
@@ -22,10 +24,12 @@ public class LeaseKeeper {
   private final DrivenRuns runs;
   private final TaskServiceClient tasks;
   private final AgentSettings settings;
+  private final RuntimeSlots slots;
   private volatile boolean stopping;
 
-  public LeaseKeeper(DrivenRuns runs, TaskServiceClient tasks, AgentSettings settings) {
+  public LeaseKeeper(DrivenRuns runs, TaskServiceClient tasks, AgentSettings settings, RuntimeSlots slots) {
     this.runs = runs;
+    this.slots = slots;
     this.tasks = tasks;
     this.settings = settings;
   }
@@ -66,6 +70,7 @@ public class LeaseKeeper {
       for (RunSignals signals : runs.all()) {
         beat(signals);
       }
+      slots.renewAll(); // the runs' sandbox slots lapse the same way if this runner dies
     }
   }
 }

@@ -16,6 +16,7 @@ import dev.workcell.agent.run.provider.ProviderRegistry;
 import dev.workcell.agent.run.provider.ProviderRoute;
 import dev.workcell.agent.run.provider.RoundRequest;
 import dev.workcell.agent.run.provider.RoundResult;
+import dev.workcell.agent.run.runtime.RuntimeSlots;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.agent.run.tool.SandboxToolRunner;
 import dev.workcell.agent.run.tool.ToolBatchValidator;
@@ -65,10 +66,12 @@ public class AgentLoop {
   private final DrivenRuns driven;
   private final LeaseKeeper leases;
   private final RunStreamEnd streamEnd;
+  private final RuntimeSlots slots;
 
   public AgentLoop(TaskServiceClient tasks, ProviderRegistry providers, SandboxToolRunner tools, JetStreamPublisher publisher,
       AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals, DrivenRuns driven, LeaseKeeper leases,
-      RunStreamEnd streamEnd) {
+      RunStreamEnd streamEnd, RuntimeSlots slots) {
+    this.slots = slots;
     this.approvals = approvals;
     this.tasks = tasks;
     this.providers = providers;
@@ -92,6 +95,7 @@ public class AgentLoop {
       leases.beat(signals); // claims the lease at once
       return drive(spec, ref, signals);
     } finally {
+      slots.release(ref.runId());
       driven.close(signals);
     }
   }
@@ -220,6 +224,14 @@ public class AgentLoop {
     private RunOutcome play() {
       // Refuse before any round: an unknown route, or an Ollama model without tools.
       providers.resolve(route).checkModel(route.model());
+      // The run keeps its sandbox slot throughout; one it cannot get ends it here, before the model spends a round.
+      if (slots.acquire(sandbox, signals, () -> events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(),
+          "awaiting", "runtime")) instanceof RuntimeSlots.Outcome.Refused refused) {
+        return new RunOutcome(RunState.NEEDS_INPUT, "no sandbox slot for this run: " + refused.reason());
+      }
+      if (signals.ended() != null) {
+        return elsewhere(ref, signals);
+      }
       conversation.addAll(ConversationMapper.toChat(tasks.context(ref).messages()));
       callIds.seenIn(conversation);
       String system = WorkerGuidance.systemPrompt(spec.task(), spec.policy(), maxRounds, toolBudget);

@@ -108,10 +108,10 @@ public class SandboxToolRunner {
 
   private ToolOutcome command(SandboxRef sandbox, ToolInvocation call, CommandWatch watch) {
     Integer asked = call.integer("timeout_seconds");
-    int timeout = asked == null ? settings.commandTimeoutSeconds()
-        : Math.clamp(asked, Limits.COMMAND_TIMEOUT_MIN_SECONDS, Limits.COMMAND_TIMEOUT_MAX_SECONDS);
+    // Without one of the model's own, sandbox-service applies WORK_COMMAND_TIMEOUT_MS (at most the maximum).
+    Integer timeout = asked == null ? null : Math.clamp(asked, Limits.COMMAND_TIMEOUT_MIN_SECONDS, Limits.COMMAND_TIMEOUT_MAX_SECONDS);
     // The command's own timeout plus room for TERM, KILL and the reply.
-    Duration deadline = Duration.ofSeconds(timeout).plus(settings.sandboxTimeout());
+    Duration deadline = Duration.ofSeconds(timeout == null ? Limits.COMMAND_TIMEOUT_MAX_SECONDS : timeout).plus(settings.sandboxTimeout());
     String execId = "run-" + UUID.randomUUID();
     CommandResult result;
     watch.started(sandbox, execId);

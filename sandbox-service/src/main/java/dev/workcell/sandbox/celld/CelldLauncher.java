@@ -1,5 +1,8 @@
 package dev.workcell.sandbox.celld;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.CelldChannels;
@@ -47,6 +50,7 @@ public class CelldLauncher {
           ? overSocket(name, instance, spec.workdir(), socketDir.get(), connection)
           : driver.exec(instance, spec.workdir(), command(spec.workdir(), List.of()), connection));
       String version = CelldReplies.pongVersion(connection.call("ping", null, PING_TIMEOUT));
+      requireShell(connection, spec);
       Log.debugf("celld %s serving %s over %s", version, name, socketDir.isPresent() ? "its socket" : "the exec");
       return connection;
     } catch (WorkcellException e) {
@@ -68,6 +72,26 @@ public class CelldLauncher {
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld's socket failed: " + e.getMessage() + connection.stderrSuffix(), e);
       }
     }
+  }
+
+  /**
+   * Any image may run a sandbox, but commands need its shell (celld runs {@code /bin/bash -c}, else
+   * {@code /bin/sh -c}): one without fails here, at start, with a message that says so.
+   */
+  private static void requireShell(CelldConnection connection, SandboxSpec spec) {
+    ObjectNode probe = JsonNodeFactory.instance.objectNode().put("command", ":").put("timeoutSec", 10);
+    String detail;
+    try {
+      JsonNode result = connection.call("exec", probe, PING_TIMEOUT);
+      if (result != null && result.path("exitCode").asInt(-1) == 0) {
+        return;
+      }
+      detail = "exit " + (result == null ? "?" : result.path("exitCode").asText()) + " " + (result == null ? "" : result.path("stderr").asText());
+    } catch (WorkcellException e) {
+      detail = e.getMessage();
+    }
+    throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "image " + spec.image()
+        + " has no usable /bin/sh (a sandbox image needs a POSIX shell; bash is used when present): " + detail.strip());
   }
 
   private List<String> command(String root, List<String> extra) {

@@ -14,7 +14,10 @@ import java.util.Optional;
 @ConfigMapping(prefix = "workcell.sandbox")
 public interface SandboxSettings {
 
-  /** Image of task sandboxes (WORK_RUNTIME_IMAGE); celld must be at /usr/local/bin/celld in it. */
+  /**
+   * Image of task sandboxes (WORK_RUNTIME_IMAGE): any image with {@code sleep} and {@code /bin/sh}
+   * (bash preferred); celld reaches it from a read-only volume, see {@link Celld#image()}.
+   */
   @WithDefault("workcell/sandbox:dev")
   String runtimeImage();
 
@@ -117,6 +120,13 @@ public interface SandboxSettings {
      */
     @WithDefault("/run/workcell/cells")
     String socketDir();
+
+    /**
+     * Workcell's own image whose {@code /usr/local/bin/celld} fills the read-only celld volume of every
+     * sandbox; absent: the runtime image when it is one of Workcell's (label
+     * {@code dev.workcell.celld-sha256}), else {@code workcell/sandbox:dev}.
+     */
+    Optional<String> image();
   }
 
   interface Home {

@@ -9,7 +9,7 @@ import java.util.List;
  */
 public final class SandboxHardening {
 
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   public static final String USER = "1000:1000";
   /** A task's mount point; a home mounts its volume at {@link SandboxKey#HOME_DIR} instead (see SandboxSpec). */
@@ -23,7 +23,12 @@ public final class SandboxHardening {
   public static final String IPC_MODE = "private";
   /** The container's only process besides celld execs: an idle sleeper reaped by --init. */
   public static final List<String> ENTRYPOINT = List.of("sleep", "infinity");
-  public static final String CELLD = "/usr/local/bin/celld";
+  /**
+   * Where every sandbox sees celld's volume, read-only: celld never has to be in the workload image,
+   * and nothing in the sandbox can replace it.
+   */
+  public static final String CELLD_DIR = "/opt/workcell";
+  public static final String CELLD = CELLD_DIR + "/celld";
   /** Where a sandbox sees its celld socket directory (read-only: celld may only dial in, never plant a file). */
   public static final String CELLD_MOUNT = "/run/workcell";
 
@@ -41,6 +46,7 @@ public final class SandboxHardening {
   public static String describe() {
     return "v=" + VERSION + ";user=" + USER + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
         + ";secopt=" + SECURITY_OPT + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
-        + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT + ";celldmount=" + CELLD_MOUNT + ":ro";
+        + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT + ";celldmount=" + CELLD_MOUNT + ":ro"
+        + ";celld=" + CELLD_DIR + ":ro";
   }
 }

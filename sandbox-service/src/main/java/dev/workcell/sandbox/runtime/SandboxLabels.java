@@ -15,5 +15,10 @@ public final class SandboxLabels {
   /** An Open Terminal home: sha256 hex of the whole user id (homes carry no task or owner label). */
   public static final String HOME = "dev.workcell.home";
 
+  /** A celld volume: the SHA-256 of the celld it holds (or of the image it came from, when unlabelled). */
+  public static final String CELLD = "dev.workcell.celld";
+  /** A short-lived helper container (filling celld's volume, handing a fresh volume to uid 1000). */
+  public static final String HELPER = "dev.workcell.helper";
+
   private SandboxLabels() {}
 }

@@ -53,8 +53,9 @@ class ExecChannelTest {
       CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "cat a.txt; ls /run/workcell 2>&1", 30),
           CommandResult.class);
       assertThat(result.stdout()).startsWith("over the exec\n").contains("No such file or directory");
-      assertThat(docker.inspectContainerCmd(SandboxNames.container(ref.taskId())).exec().getMounts()).singleElement()
-          .satisfies(mount -> assertThat(mount.getDestination().getPath()).isEqualTo("/workspace"));
+      // No socket directory: only the workspace and celld's read-only volume.
+      assertThat(docker.inspectContainerCmd(SandboxNames.container(ref.taskId())).exec().getMounts())
+          .extracting(mount -> mount.getDestination().getPath()).containsExactlyInAnyOrder("/workspace", "/opt/workcell");
     } finally {
       sandboxes.deleteQuietly(ref);
     }

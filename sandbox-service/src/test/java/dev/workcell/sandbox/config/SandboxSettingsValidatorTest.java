@@ -113,6 +113,7 @@ class SandboxSettingsValidatorTest {
         return new Celld() {
           public String channel() { return o.getOrDefault("channel", "auto"); }
           public String socketDir() { return o.getOrDefault("socketDir", "/run/workcell/cells"); }
+          public Optional<String> image() { return Optional.empty(); }
         };
       }
     };

@@ -102,9 +102,11 @@ class HomeSandboxTest {
     assertThat(host.getPidsLimit()).isEqualTo(256L);
     assertThat(host.getTmpFs()).containsOnlyKeys("/tmp");
     assertThat(host.getBinds()).isNullOrEmpty();
-    // The home volume, and celld's socket directory read-only (see SandboxHardeningTest).
-    assertThat(inspect.getMounts()).hasSize(2);
-    assertThat(inspect.getMounts()).filteredOn(mount -> mount.getName() != null).singleElement().satisfies(mount -> {
+    // The home volume, celld's volume and celld's socket directory read-only (see SandboxHardeningTest).
+    assertThat(inspect.getMounts()).hasSize(3);
+    assertThat(inspect.getMounts()).filteredOn(mount -> "/opt/workcell".equals(mount.getDestination().getPath())).singleElement()
+        .satisfies(mount -> assertThat(mount.getRW()).isFalse());
+    assertThat(inspect.getMounts()).filteredOn(mount -> name.equals(mount.getName())).singleElement().satisfies(mount -> {
       assertThat(mount.getName()).isEqualTo(name);
       assertThat(mount.getDestination().getPath()).isEqualTo("/home/user");
       assertThat(mount.getRW()).isTrue();

@@ -62,8 +62,13 @@ class SandboxHardeningTest {
     assertThat(host.getNetworkMode()).isEqualTo(TestDocker.NETWORK);
     assertThat(inspect.getNetworkSettings().getNetworks()).containsOnlyKeys(TestDocker.NETWORK);
     assertThat(host.getBinds()).isNullOrEmpty();
-    // The workspace volume, and celld's socket directory of this sandbox alone, read-only.
-    assertThat(inspect.getMounts()).hasSize(2);
+    // The workspace volume, celld's volume read-only, and celld's socket directory of this sandbox alone, read-only.
+    assertThat(inspect.getMounts()).hasSize(3);
+    assertThat(inspect.getMounts()).filteredOn(mount -> "/opt/workcell".equals(mount.getDestination().getPath())).singleElement()
+        .satisfies(mount -> {
+          assertThat(mount.getName()).startsWith("workcell-test-sandbox-service-celld-");
+          assertThat(mount.getRW()).isFalse();
+        });
     assertThat(inspect.getMounts()).filteredOn(mount -> "/workspace".equals(mount.getDestination().getPath())).singleElement()
         .satisfies(mount -> {
           assertThat(mount.getName()).isEqualTo(SandboxNames.volume(ref.taskId()));

@@ -62,6 +62,14 @@ public class TaskServiceFixture {
     tasks.put(taskId, new Task(task.ownerId(), policy, network, task.decommissioning()));
   }
 
+  /** Gives the task a named policy that runs {@code image}, everything else inherited. */
+  public void policyImage(String taskId, String image) {
+    Task task = tasks.get(taskId);
+    PolicyView policy = new PolicyView("policy-" + taskId, "image policy", image, null, null, null, null, null, true,
+        false, false, false, null, null);
+    tasks.put(taskId, new Task(task.ownerId(), policy, true, task.decommissioning()));
+  }
+
   public void decommissioning(String taskId) {
     Task task = tasks.get(taskId);
     tasks.put(taskId, new Task(task.ownerId(), task.policy(), task.networkEnabled(), true));

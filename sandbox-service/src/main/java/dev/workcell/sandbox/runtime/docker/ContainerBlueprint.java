@@ -11,6 +11,7 @@ import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
+import com.github.dockerjava.api.model.VolumeOptions;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ final class ContainerBlueprint {
 
   private ContainerBlueprint() {}
 
-  static CreateContainerCmd create(DockerClient docker, SandboxSpec spec, String name, String volume, Map<String, String> labels) {
+  static CreateContainerCmd create(DockerClient docker, SandboxSpec spec, String name, String volume, String celldVolume,
+      Map<String, String> labels) {
     HostConfig host = HostConfig.newHostConfig()
         .withReadonlyRootfs(SandboxHardening.READ_ONLY_ROOT)
         .withTmpFs(Map.of(SandboxHardening.TMP, SandboxHardening.tmpOptions(spec.tmpBytes())))
@@ -36,7 +38,7 @@ final class ContainerBlueprint {
         .withNanoCPUs(spec.nanoCpus())
         .withPidsLimit(spec.pidsLimit())
         .withNetworkMode(spec.networkName())
-        .withMounts(mounts(spec, name, volume));
+        .withMounts(mounts(spec, name, volume, celldVolume));
     CreateContainerCmd cmd = docker.createContainerCmd(spec.image())
         .withName(name)
         .withLabels(labels)
@@ -58,10 +60,15 @@ final class ContainerBlueprint {
     return cmd;
   }
 
-  /** The workspace volume, and (socket channel) the sandbox's own celld socket directory, read-only. */
-  private static List<Mount> mounts(SandboxSpec spec, String name, String volume) {
+  /**
+   * The workspace volume, celld's volume read-only (never copied up from the workload image), and
+   * (socket channel) the sandbox's own celld socket directory, read-only.
+   */
+  private static List<Mount> mounts(SandboxSpec spec, String name, String volume, String celldVolume) {
     List<Mount> mounts = new ArrayList<>();
     mounts.add(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(spec.workdir()));
+    mounts.add(new Mount().withType(MountType.VOLUME).withSource(celldVolume).withTarget(SandboxHardening.CELLD_DIR)
+        .withReadOnly(true).withVolumeOptions(new VolumeOptions().withNoCopy(true)));
     spec.celldSocketDir(name).ifPresent(dir -> mounts.add(new Mount().withType(MountType.BIND).withSource(dir.toString())
         .withTarget(SandboxHardening.CELLD_MOUNT).withReadOnly(true)
         .withBindOptions(new BindOptions().withPropagation(BindPropagation.R_PRIVATE))));

@@ -2,13 +2,18 @@ package dev.workcell.sandbox.runtime.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.command.InspectVolumeResponse;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.Ports;
+import com.github.dockerjava.api.model.VolumeOptions;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.SandboxSettings;
@@ -39,6 +44,8 @@ public class DockerSandboxDriver implements SandboxDriver {
   private final DockerClient streams;
   private final SandboxSettings settings;
   private final ManagedNetwork network;
+  private final HelperContainer helpers;
+  private final CelldVolume celld;
 
   /**
    * @param docker API calls, with a response timeout
@@ -49,6 +56,8 @@ public class DockerSandboxDriver implements SandboxDriver {
     this.streams = streams;
     this.settings = settings;
     this.network = new ManagedNetwork(docker);
+    this.helpers = new HelperContainer(docker, settings.instance());
+    this.celld = new CelldVolume(docker, helpers, settings.celld().image(), settings.runtimeImage(), settings.instance());
   }
 
   @Override
@@ -75,7 +84,8 @@ public class DockerSandboxDriver implements SandboxDriver {
       if (inspect.isEmpty()) {
         return List.of("container is gone");
       }
-      return HardeningCheck.drift(inspect.get(), spec, key.volume(settings.instance()), imageId(spec.image()));
+      return HardeningCheck.drift(inspect.get(), spec, key.volume(settings.instance()), celld.current().volume(),
+          imageId(spec.image()));
     });
   }
 
@@ -83,6 +93,7 @@ public class DockerSandboxDriver implements SandboxDriver {
   public SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel) {
     return call("create the sandbox of " + key.describe(), () -> {
       String volume = ensureVolume(key);
+      CelldVolume.Source celldSource = celld.ensure();
       if (spec.network()) {
         network.ensure(spec.networkName());
       }
@@ -93,7 +104,7 @@ public class DockerSandboxDriver implements SandboxDriver {
       prepareCelldSocketDir(spec, name);
       String id;
       try {
-        id = ContainerBlueprint.create(docker, spec, name, volume, labels).exec().getId();
+        id = ContainerBlueprint.create(docker, spec, name, volume, celldSource.volume(), labels).exec().getId();
       } catch (ConflictException e) {
         throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "container name " + name + " is already taken", e);
       } catch (NotFoundException e) {
@@ -102,11 +113,12 @@ public class DockerSandboxDriver implements SandboxDriver {
       InspectContainerResponse created = inspect(id).orElseThrow(() ->
           new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "container " + name + " vanished right after creation"));
       // Read back what the engine applied: an engine that silently drops a limit must not run sandboxes.
-      List<String> drift = HardeningCheck.drift(created, spec, volume, null);
+      List<String> drift = HardeningCheck.drift(created, spec, volume, celldSource.volume(), null);
       if (!drift.isEmpty()) {
         removeQuietly(id);
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "the engine did not apply the hardening profile: " + drift);
       }
+      giveToSandboxUser(volume, spec, celldSource.image(), id);
       Log.infof("created sandbox %s (%s) for %s", name, id.substring(0, 12), key.describe());
       return instance(created);
     });
@@ -180,12 +192,17 @@ public class DockerSandboxDriver implements SandboxDriver {
   @Override
   public ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener) {
     return call("attach to sandbox " + instance.name(), () -> {
-      String execId = docker.execCreateCmd(instance.containerId())
-          .withCmd(command.toArray(String[]::new))
-          .withUser(SandboxHardening.USER)
-          .withWorkingDir(workdir)
-          .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
-          .exec().getId();
+      String execId;
+      try {
+        execId = docker.execCreateCmd(instance.containerId())
+            .withCmd(command.toArray(String[]::new))
+            .withUser(SandboxHardening.USER)
+            .withWorkingDir(workdir)
+            .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
+            .exec().getId();
+      } catch (ConflictException notRunning) {
+        throw exitedEarly(instance, notRunning);
+      }
       DockerExecStream stream = new DockerExecStream(listener);
       streams.execStartCmd(execId).withDetach(false).withTty(false).withStdIn(stream.stdin()).exec(stream);
       return stream;
@@ -202,7 +219,9 @@ public class DockerSandboxDriver implements SandboxDriver {
       if (bindings == null || bindings.length == 0 || bindings[0].getHostPortSpec() == null || bindings[0].getHostPortSpec().isBlank()) {
         return Optional.empty();
       }
-      return Optional.of(new PreviewEndpoint(bindings[0].getHostIp(), Integer.parseInt(bindings[0].getHostPortSpec())));
+      // Published on the preview bind; callers connect through WORK_DOCKER_PUBLISHED_HOST when it is set.
+      String host = settings.dockerPublishedHost().orElse(bindings[0].getHostIp());
+      return Optional.of(new PreviewEndpoint(host, Integer.parseInt(bindings[0].getHostPortSpec())));
     }));
   }
 
@@ -215,6 +234,38 @@ public class DockerSandboxDriver implements SandboxDriver {
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "cannot create celld's socket directory " + dir + ": " + e.getMessage(), e);
       }
     });
+  }
+
+  /**
+   * A stock image has no mount point owned by uid 1000, so its fresh volume would be root's. Root in
+   * a helper (CAP_CHOWN only) hands the volume's top directory over; after the create, because the
+   * create's copy-up sets it from the image. Workcell's images own their mount points already.
+   */
+  private void giveToSandboxUser(String volume, SandboxSpec spec, String helperImage, String containerId) {
+    if (inspectImage(spec.image()).map(image -> image.getConfig() != null && image.getConfig().getLabels() != null
+        && image.getConfig().getLabels().containsKey(CelldVolume.CELLD_SHA_LABEL)).orElse(false)) {
+      return;
+    }
+    Mount mount = new Mount().withType(MountType.VOLUME).withSource(volume).withTarget("/volume")
+        .withVolumeOptions(new VolumeOptions().withNoCopy(true));
+    int code = helpers.run("chown-volume", helperImage, "0:0", List.of("chown", SandboxHardening.USER, "/volume"), List.of(mount),
+        List.of(Capability.CHOWN));
+    if (code != 0) {
+      removeQuietly(containerId);
+      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "could not give volume " + volume + " to uid 1000 (exit " + code + ")");
+    }
+  }
+
+  /** A sandbox that stopped right after its start: most often an image without {@code sleep} (exit 127). */
+  private WorkcellException exitedEarly(SandboxInstance instance, ConflictException cause) {
+    var inspect = inspect(instance.containerId());
+    var state = inspect.map(InspectContainerResponse::getState).orElse(null);
+    if (state == null || Boolean.TRUE.equals(state.getRunning())) {
+      return DockerErrors.translate("attach to sandbox " + instance.name(), cause);
+    }
+    String image = inspect.get().getConfig() == null ? "?" : inspect.get().getConfig().getImage();
+    return new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "sandbox " + instance.name() + " is not running (exit code "
+        + state.getExitCodeLong() + "): its image " + image + " must provide sleep and /bin/sh on PATH (see sandbox-service README)", cause);
   }
 
   private String ensureVolume(SandboxKey key) {
@@ -245,10 +296,15 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   private String imageId(String image) {
+    // null: the running container keeps working; creation will report the missing image
+    return inspectImage(image).map(InspectImageResponse::getId).orElse(null);
+  }
+
+  private Optional<InspectImageResponse> inspectImage(String image) {
     try {
-      return docker.inspectImageCmd(image).exec().getId();
+      return Optional.of(docker.inspectImageCmd(image).exec());
     } catch (NotFoundException e) {
-      return null; // the running container keeps working; creation will report the missing image
+      return Optional.empty();
     }
   }
 

@@ -24,7 +24,8 @@ final class HardeningCheck {
 
   private HardeningCheck() {}
 
-  static List<String> drift(InspectContainerResponse inspect, SandboxSpec spec, String volume, String currentImageId) {
+  static List<String> drift(InspectContainerResponse inspect, SandboxSpec spec, String volume, String celldVolume,
+      String currentImageId) {
     List<String> drift = new ArrayList<>();
     ContainerConfig config = inspect.getConfig();
     HostConfig host = inspect.getHostConfig();
@@ -61,7 +62,7 @@ final class HardeningCheck {
     expect(drift, "dns", spec.dns(), list(host.getDns()));
     expect(drift, "publish all", false, Boolean.TRUE.equals(host.getPublishAllPorts()));
     expect(drift, "port bindings", expectedPorts(spec), ports(host.getPortBindings()));
-    expect(drift, "mounts", expectedMounts(spec, inspect.getName(), volume), mounts(inspect));
+    expect(drift, "mounts", expectedMounts(spec, inspect.getName(), volume, celldVolume), mounts(inspect));
     if (inspect.getNetworkSettings() != null && inspect.getNetworkSettings().getNetworks() != null) {
       expect(drift, "networks", Set.of(spec.networkName()), inspect.getNetworkSettings().getNetworks().keySet());
     }
@@ -96,9 +97,11 @@ final class HardeningCheck {
     return out.stream().sorted().toList();
   }
 
-  private static List<String> expectedMounts(SandboxSpec spec, String name, String volume) {
+  /** The celld volume is the one of the current celld: a sandbox of an older build drifts. */
+  private static List<String> expectedMounts(SandboxSpec spec, String name, String volume, String celldVolume) {
     List<String> mounts = new ArrayList<>();
     mounts.add(volume + "->" + spec.workdir() + ":rw");
+    mounts.add(celldVolume + "->" + SandboxHardening.CELLD_DIR + ":ro");
     spec.celldSocketDir(containerName(name)).ifPresent(dir -> mounts.add(dir + "->" + SandboxHardening.CELLD_MOUNT + ":ro"));
     return mounts.stream().sorted().toList();
   }

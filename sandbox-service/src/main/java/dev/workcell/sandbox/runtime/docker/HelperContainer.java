@@ -1,0 +1,69 @@
+package dev.workcell.sandbox.runtime.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Mount;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.runtime.SandboxHardening;
+import dev.workcell.sandbox.runtime.SandboxLabels;
+import io.quarkus.logging.Log;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One short-lived container from Workcell's own image for work a sandbox must not do itself: no
+ * network, read-only root, every capability dropped but the ones named, no-new-privileges, small
+ * limits. Labelled with the instance (so tests' cleanup finds a leftover) but not managed, so
+ * reconciliation never mistakes it for a sandbox.
+ */
+final class HelperContainer {
+
+  private static final long MEMORY_BYTES = 64L << 20;
+  private static final long PIDS = 16;
+  private static final long TIMEOUT_SECONDS = 60;
+
+  private final DockerClient docker;
+  private final String instance;
+
+  HelperContainer(DockerClient docker, String instance) {
+    this.docker = docker;
+    this.instance = instance;
+  }
+
+  /** Runs {@code command} to its end and returns its exit code; the container is always removed. */
+  int run(String purpose, String image, String user, List<String> command, List<Mount> mounts, List<Capability> capAdd) {
+    HostConfig host = HostConfig.newHostConfig()
+        .withNetworkMode("none")
+        .withReadonlyRootfs(true)
+        .withCapDrop(Capability.ALL)
+        .withCapAdd(capAdd.toArray(Capability[]::new))
+        .withSecurityOpts(SandboxHardening.SECURITY_OPT)
+        .withMemory(MEMORY_BYTES)
+        .withMemorySwap(MEMORY_BYTES)
+        .withPidsLimit(PIDS)
+        .withMounts(mounts);
+    String id = docker.createContainerCmd(image)
+        .withLabels(Map.of(SandboxLabels.INSTANCE, instance, SandboxLabels.HELPER, purpose))
+        .withUser(user)
+        .withEntrypoint(command)
+        .withCmd(List.of())
+        .withHostConfig(host)
+        .exec().getId();
+    try {
+      docker.startContainerCmd(id).exec();
+      Integer code = docker.waitContainerCmd(id).start().awaitStatusCode(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return code == null ? -1 : code;
+    } catch (RuntimeException e) {
+      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "helper container (" + purpose + ") failed: " + e.getMessage(), e);
+    } finally {
+      try {
+        docker.removeContainerCmd(id).withForce(true).exec();
+      } catch (RuntimeException e) {
+        Log.warnf("could not remove helper container %s: %s", id, e.getMessage());
+      }
+    }
+  }
+}

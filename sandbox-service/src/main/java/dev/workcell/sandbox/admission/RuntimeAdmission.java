@@ -5,10 +5,15 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.SandboxSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,6 +21,11 @@ import java.util.function.LongSupplier;
  * the per-owner and global caps (WORK_MAX_ACTIVE_RUNTIMES_*); Open Terminal homes count only against
  * their own cap ({@code workcell.sandbox.home.max-active}), so terminal users never starve Work tasks
  * and the reverse. Operations on a sandbox that already holds its lease ride on it and never count twice.
+ *
+ * <p>A Work lease is kept by its holders: operations in flight, named holds (a run, renewed while it
+ * runs and lapsing if its holder dies; a verified preview) — and is free to release once none is
+ * left (the idle stopper stops the sandbox after a grace). A run that finds no slot may wait in line;
+ * a released slot goes to the first waiter that fits the caps.
  */
 @ApplicationScoped
 public class RuntimeAdmission {
@@ -24,18 +34,28 @@ public class RuntimeAdmission {
   private final int perUserCap;
   private final int homeCap;
   private final LongSupplier clock;
+  private final int maxWaiting;
   private final Map<String, Lease> leases = new HashMap<>();
+  private final Deque<Waiter> waiting = new ArrayDeque<>();
+
+  /** The hold a verified preview keeps until it is stopped (or WORK_RUNTIME_IDLE_TIMEOUT_MS passes). */
+  public static final String PREVIEW = "preview";
 
   @Inject
   public RuntimeAdmission(SandboxSettings settings) {
     this(settings.maxActiveRuntimesGlobal(), settings.maxActiveRuntimesPerUser(), settings.home().maxActive(),
-        System::currentTimeMillis);
+        settings.maxWaitingRuns(), System::currentTimeMillis);
   }
 
   RuntimeAdmission(int globalCap, int perUserCap, int homeCap, LongSupplier clock) {
+    this(globalCap, perUserCap, homeCap, 16, clock);
+  }
+
+  RuntimeAdmission(int globalCap, int perUserCap, int homeCap, int maxWaiting, LongSupplier clock) {
     this.globalCap = globalCap;
     this.perUserCap = perUserCap;
     this.homeCap = homeCap;
+    this.maxWaiting = maxWaiting;
     this.clock = clock;
   }
 
@@ -47,19 +67,100 @@ public class RuntimeAdmission {
     if (leases.containsKey(taskId)) {
       return false;
     }
-    long work = leases.values().stream().filter(lease -> !lease.home).count();
-    if (work >= globalCap) {
-      throw new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES,
-          "all " + globalCap + " sandbox slots of this instance are in use; wait for one to stop");
-    }
-    long mine = leases.values().stream().filter(lease -> !lease.home && lease.ownerId.equals(ownerId)).count();
-    if (mine >= perUserCap) {
-      throw new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES,
-          "this owner already runs " + mine + " sandboxes (limit " + perUserCap + "); stop one first");
+    String refusal = refusal(ownerId);
+    if (refusal != null) {
+      throw new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES, refusal);
     }
     leases.put(taskId, new Lease(ownerId, false, clock.getAsLong()));
     return true;
   }
+
+  /** Why a new Work lease of {@code ownerId} cannot be taken now, or null when it can. */
+  private String refusal(String ownerId) {
+    long work = leases.values().stream().filter(lease -> !lease.home).count();
+    if (work >= globalCap) {
+      return "all " + globalCap + " sandbox slots of this instance are in use; wait for one to stop";
+    }
+    long mine = ownedBy(ownerId);
+    if (mine >= perUserCap) {
+      return "this owner already runs " + mine + " sandboxes (limit " + perUserCap + "); stop one first";
+    }
+    return null;
+  }
+
+  private long ownedBy(String ownerId) {
+    return leases.values().stream().filter(lease -> !lease.home && lease.ownerId.equals(ownerId)).count();
+  }
+
+  /**
+   * Takes or renews {@code holder}'s hold on the task's slot until {@code ttlMs} from now. Without a
+   * free slot it waits in line up to {@code waitMs} (0: refuses at once); the future then fails
+   * {@code too_many_runtimes}. Completes true once held.
+   */
+  public CompletableFuture<Boolean> hold(String taskId, String ownerId, String holder, long ttlMs, long waitMs) {
+    Waiter waiter;
+    synchronized (this) {
+      Lease lease = leases.get(taskId);
+      if (lease == null) {
+        String refusal = refusal(ownerId);
+        if (refusal == null) {
+          lease = new Lease(ownerId, false, clock.getAsLong());
+          leases.put(taskId, lease);
+        } else if (waitMs <= 0) {
+          return CompletableFuture.failedFuture(new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES, refusal));
+        } else if (waiting.size() >= maxWaiting) {
+          return CompletableFuture.failedFuture(new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES,
+              refusal + "; " + waiting.size() + " runs already wait for a slot, so this one cannot be queued"));
+        } else {
+          waiter = new Waiter(taskId, ownerId, holder, ttlMs, new CompletableFuture<>());
+          waiting.add(waiter);
+          CompletableFuture.delayedExecutor(waitMs, TimeUnit.MILLISECONDS).execute(() -> expire(waiter, waitMs));
+          return waiter.granted;
+        }
+      }
+      lease.holds.put(holder, expiry(ttlMs));
+      lease.used();
+    }
+    return CompletableFuture.completedFuture(true);
+  }
+
+  private long expiry(long ttlMs) {
+    return ttlMs <= 0 ? Long.MAX_VALUE : clock.getAsLong() + ttlMs;
+  }
+
+  private void expire(Waiter waiter, long waitMs) {
+    String refusal;
+    synchronized (this) {
+      if (!waiting.remove(waiter)) {
+        return; // granted or released meanwhile
+      }
+      refusal = refusal(waiter.ownerId);
+    }
+    waiter.granted.completeExceptionally(new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES,
+        "no sandbox slot became free within " + waitMs / 1000 + " s: " + (refusal == null ? "the slots were taken meanwhile" : refusal)));
+  }
+
+  /** Ends {@code holder}'s hold, or its wait in line (the waiting request then fails {@code cancelled}). */
+  public void releaseHold(String taskId, String holder) {
+    List<Waiter> cancelled = new ArrayList<>();
+    synchronized (this) {
+      waiting.removeIf(w -> w.taskId.equals(taskId) && w.holder.equals(holder) && cancelled.add(w));
+      Lease lease = leases.get(taskId);
+      if (lease != null && lease.holds.remove(holder) != null) {
+        lease.used(); // the release grace counts from here
+      }
+    }
+    cancelled.forEach(w -> w.granted.completeExceptionally(
+        new WorkcellException(ErrorCode.CANCELLED, "the wait for a sandbox slot was released")));
+  }
+
+  /** A snapshot of Work caps and use, with {@code ownerId}'s own. */
+  public synchronized Usage usage(String ownerId) {
+    return new Usage(globalCap, active(), perUserCap, ownerId == null ? 0 : (int) ownedBy(ownerId), waiting.size(), maxWaiting);
+  }
+
+  /** Work caps and current use. */
+  public record Usage(int globalCap, int globalActive, int perUserCap, int userActive, int waiting, int maxWaiting) {}
 
   /** Takes a home's lease when a home slot is free; false when the home pool is full (nothing taken). */
   public synchronized boolean admitHome(String homeId) {
@@ -96,8 +197,33 @@ public class RuntimeAdmission {
     return homeCap;
   }
 
-  public synchronized void release(String id) {
-    leases.remove(id);
+  public void release(String id) {
+    List<Waiter> granted;
+    synchronized (this) {
+      leases.remove(id);
+      granted = grant();
+    }
+    granted.forEach(w -> w.granted.complete(true));
+  }
+
+  /** Under the lock: hands free slots to waiters in line order, skipping those whose owner is still at the cap. */
+  private List<Waiter> grant() {
+    List<Waiter> granted = new ArrayList<>();
+    for (var it = waiting.iterator(); it.hasNext(); ) {
+      Waiter waiter = it.next();
+      if (leases.containsKey(waiter.taskId)) {
+        leases.get(waiter.taskId).holds.put(waiter.holder, expiry(waiter.ttlMs));
+      } else if (refusal(waiter.ownerId) == null) {
+        Lease lease = new Lease(waiter.ownerId, false, clock.getAsLong());
+        lease.holds.put(waiter.holder, expiry(waiter.ttlMs));
+        leases.put(waiter.taskId, lease);
+      } else {
+        continue;
+      }
+      it.remove();
+      granted.add(waiter);
+    }
+    return granted;
   }
 
   /** Starts an operation on a sandbox that holds its lease; false when it holds none. */
@@ -127,30 +253,45 @@ public class RuntimeAdmission {
     }
   }
 
-  /** Work task sandboxes with nothing in flight and no activity for {@code idleMs}. */
+  /** Work task sandboxes with no holder, nothing in flight and no activity for {@code idleMs}. */
   public synchronized List<String> idleTasks(long idleMs) {
-    return idle(false, idleMs);
+    return idle(false, idleMs, false);
+  }
+
+  /** As {@link #idleTasks(long)}; with {@code previewsToo} a sandbox held only by its preview counts as idle too. */
+  public synchronized List<String> idleTasks(long idleMs, boolean previewsToo) {
+    return idle(false, idleMs, previewsToo);
   }
 
   /** Homes with nothing in flight and no activity for {@code idleMs}. */
   public synchronized List<String> idleHomes(long idleMs) {
-    return idle(true, idleMs);
+    return idle(true, idleMs, false);
   }
 
-  private List<String> idle(boolean home, long idleMs) {
+  private List<String> idle(boolean home, long idleMs, boolean previewsToo) {
     long now = clock.getAsLong();
     return leases.entrySet().stream()
-        .filter(e -> e.getValue().home == home && e.getValue().inflight == 0 && now - e.getValue().lastActivity >= idleMs)
+        .filter(e -> e.getValue().home == home && e.getValue().idle(now, idleMs, previewsToo))
         .map(Map.Entry::getKey).toList();
   }
 
-  /** Releases the lease only if the sandbox is still idle, so a stop never races a starting operation. */
-  public synchronized boolean releaseIfIdle(String id, long idleMs) {
-    Lease lease = leases.get(id);
-    if (lease == null || lease.inflight > 0 || clock.getAsLong() - lease.lastActivity < idleMs) {
-      return false;
+  /** Releases the lease only if the sandbox is still idle, so a stop never races a starting operation or a holder. */
+  public boolean releaseIfIdle(String id, long idleMs) {
+    return releaseIfIdle(id, idleMs, false);
+  }
+
+  /** As {@link #releaseIfIdle(String, long)}; with {@code previewsToo} a preview's hold does not keep it. */
+  public boolean releaseIfIdle(String id, long idleMs, boolean previewsToo) {
+    List<Waiter> granted;
+    synchronized (this) {
+      Lease lease = leases.get(id);
+      if (lease == null || !lease.idle(clock.getAsLong(), idleMs, previewsToo)) {
+        return false;
+      }
+      leases.remove(id);
+      granted = grant();
     }
-    leases.remove(id);
+    granted.forEach(w -> w.granted.complete(true));
     return true;
   }
 
@@ -172,9 +313,14 @@ public class RuntimeAdmission {
     return (int) leases.values().stream().filter(lease -> lease.home).count();
   }
 
+  /** A run waiting in line for a slot. */
+  private record Waiter(String taskId, String ownerId, String holder, long ttlMs, CompletableFuture<Boolean> granted) {}
+
   private final class Lease {
     final String ownerId;
     final boolean home;
+    /** Named holders and when each hold lapses (Long.MAX_VALUE: until released). */
+    final Map<String, Long> holds = new HashMap<>();
     int inflight;
     long lastActivity;
     /** Bumped by every use, so an eviction can tell "still the idle home I checked" from "used meanwhile". */
@@ -189,6 +335,13 @@ public class RuntimeAdmission {
     void used() {
       lastActivity = clock.getAsLong();
       version++;
+    }
+
+    /** Nothing in flight, no live hold (but a preview's, when {@code previewsToo}) and quiet for {@code idleMs}. */
+    boolean idle(long now, long idleMs, boolean previewsToo) {
+      holds.values().removeIf(until -> until <= now);
+      boolean unheld = holds.isEmpty() || previewsToo && holds.size() == 1 && holds.containsKey(PREVIEW);
+      return inflight == 0 && unheld && now - lastActivity >= idleMs;
     }
   }
 }

@@ -56,9 +56,23 @@ public interface SandboxSettings {
   /** Resolver IP literals forced on networked sandboxes, comma-separated (WORK_RUNTIME_DNS). */
   Optional<String> runtimeDns();
 
-  /** Stop a sandbox after this long without activity; 0 disables (WORK_RUNTIME_IDLE_TIMEOUT_MS). */
+  /**
+   * Stop a sandbox kept only by its preview after this long without activity; 0 disables: a preview
+   * runs until it is stopped (WORK_RUNTIME_IDLE_TIMEOUT_MS).
+   */
   @WithDefault("0")
   long runtimeIdleTimeoutMs();
+
+  /**
+   * How long a Work sandbox with no holder left (no run, operation, preview) keeps running before it
+   * stops and frees its slot, so a burst of file requests does not stop and start it each time; 0: never.
+   */
+  @WithDefault("3s")
+  Duration releaseGrace();
+
+  /** Runs that may wait in line for a slot at once; past it a new run is refused at the door (429). */
+  @WithDefault("16")
+  int maxWaitingRuns();
 
   /** Running sandboxes per sandbox-service instance (WORK_MAX_ACTIVE_RUNTIMES_GLOBAL). */
   @WithDefault("3")

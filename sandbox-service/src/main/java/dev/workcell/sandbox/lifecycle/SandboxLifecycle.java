@@ -183,13 +183,18 @@ public class SandboxLifecycle {
    * sandbox with running background processes is busy: they are what its user is waiting for.
    */
   public boolean stopIfIdle(String id, long idleMs) {
+    return stopIfIdle(id, idleMs, false);
+  }
+
+  /** As {@link #stopIfIdle(String, long)}; with {@code previewsToo} a preview does not keep it running. */
+  public boolean stopIfIdle(String id, long idleMs, boolean previewsToo) {
     return locks.with(id, () -> {
       ActiveSandbox current = active.get(id);
       if (current != null && current.celld().open() && busy.hasRunningProcesses(current.celld())) {
         admission.touch(id);
         return false;
       }
-      if (!admission.releaseIfIdle(id, idleMs)) {
+      if (!admission.releaseIfIdle(id, idleMs, previewsToo)) {
         return false;
       }
       deactivate(id, "the sandbox was stopped after being idle");

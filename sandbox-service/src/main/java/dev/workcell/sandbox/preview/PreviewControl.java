@@ -6,19 +6,22 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.admission.RuntimeAdmission;
 import dev.workcell.sandbox.celld.CelldReplies;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.sandbox.lifecycle.SandboxSession;
 import dev.workcell.sandbox.runtime.PreviewEndpoint;
 import dev.workcell.sandbox.runtime.SandboxDriver;
+import dev.workcell.sandbox.runtime.SandboxKey;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * The task's one preview process, started by celld and published by the runtime on a
- * Docker-assigned loopback port. Only a sandbox with network can have one. Blocking.
+ * Docker-assigned loopback port. Only a sandbox with network can have one. A verified (running)
+ * preview holds the sandbox's slot until it is stopped or found gone. Blocking.
  */
 @ApplicationScoped
 public class PreviewControl {
@@ -28,11 +31,13 @@ public class PreviewControl {
 
   private final SandboxLifecycle lifecycle;
   private final SandboxDriver driver;
+  private final RuntimeAdmission admission;
   private final int port;
 
-  public PreviewControl(SandboxLifecycle lifecycle, SandboxDriver driver, SandboxSettings settings) {
+  public PreviewControl(SandboxLifecycle lifecycle, SandboxDriver driver, RuntimeAdmission admission, SandboxSettings settings) {
     this.lifecycle = lifecycle;
     this.driver = driver;
+    this.admission = admission;
     this.port = settings.previewPort();
   }
 
@@ -59,6 +64,8 @@ public class PreviewControl {
     try (SandboxSession session = active.get()) {
       session.celld().call("preview_stop", null, QUICK_TIMEOUT);
       return stopped(ref);
+    } finally {
+      admission.releaseHold(SandboxKey.of(ref).id(), RuntimeAdmission.PREVIEW);
     }
   }
 
@@ -73,8 +80,13 @@ public class PreviewControl {
   }
 
   private PreviewState state(SandboxRef ref, SandboxSession session, CelldReplies.PreviewStatus status) {
+    String id = session.key().id();
     if (!status.running()) {
+      admission.releaseHold(id, RuntimeAdmission.PREVIEW);
       return stopped(ref);
+    }
+    if (!session.key().home()) { // homes keep their own idle rule
+      admission.hold(id, session.key().admissionOwner(), RuntimeAdmission.PREVIEW, 0, 0);
     }
     Optional<PreviewEndpoint> endpoint = driver.previewEndpoint(session.instance());
     return new PreviewState(ref.taskId(), true, status.command(), port,

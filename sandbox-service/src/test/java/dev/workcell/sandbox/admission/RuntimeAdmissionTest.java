@@ -88,6 +88,28 @@ class RuntimeAdmissionTest {
   }
 
   @Test
+  void aHoldKeepsItsSlotUntilReleasedOrUntilItLapsesUnrenewed() {
+    AtomicLong now = new AtomicLong(1_000);
+    RuntimeAdmission caps = new RuntimeAdmission(1, 1, 1, now::get);
+    assertThat(caps.hold("a", "owner", "run-1", 30_000, 0)).isCompleted();
+    now.addAndGet(20_000);
+    assertThat(caps.idleTasks(0)).as("held by its run").isEmpty();
+    assertThat(caps.hold("a", "owner", "run-1", 30_000, 0)).as("renewed").isCompleted();
+    now.addAndGet(20_000);
+    assertThat(caps.idleTasks(0)).isEmpty();
+    now.addAndGet(11_000); // 31 s after the renewal: the runner died
+    assertThat(caps.idleTasks(0)).containsExactly("a");
+
+    assertThat(caps.hold("a", "owner", "run-2", 30_000, 0)).isCompleted();
+    caps.releaseHold("a", "run-2");
+    assertThat(caps.idleTasks(0)).containsExactly("a");
+    assertThat(caps.hold("b", "other", "run-3", 30_000, 0)).as("the instance's one slot is a's")
+        .isCompletedExceptionally();
+    assertThat(caps.releaseIfIdle("a", 0)).isTrue();
+    assertThat(caps.hold("b", "other", "run-3", 30_000, 0)).isCompleted();
+  }
+
+  @Test
   void homesHaveTheirOwnPoolAndHandOverTheSlotOfTheLeastRecentlyUsedIdleOne() {
     AtomicLong now = new AtomicLong(1_000);
     RuntimeAdmission caps = new RuntimeAdmission(1, 1, 2, now::get);

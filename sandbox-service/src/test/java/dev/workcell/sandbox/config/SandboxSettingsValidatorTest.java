@@ -93,6 +93,8 @@ class SandboxSettingsValidatorTest {
       public String networkName() { return o.getOrDefault("network", "workcell-sandbox"); }
       public Optional<String> runtimeDns() { return Optional.ofNullable(o.get("dns")); }
       public long runtimeIdleTimeoutMs() { return 0; }
+      public Duration releaseGrace() { return Duration.ofSeconds(3); }
+      public int maxWaitingRuns() { return 16; }
       public int maxActiveRuntimesGlobal() { return Integer.parseInt(o.getOrDefault("global", "3")); }
       public int maxActiveRuntimesPerUser() { return 2; }
       public String tmpSize() { return "512m"; }

@@ -74,12 +74,16 @@ final class CelldVolume {
         SandboxLabels.CELLD, source.key());
     boolean exists;
     try {
-      Map<String, String> labels = docker.inspectVolumeCmd(source.volume()).exec().getLabels();
-      Map<String, String> found = labels == null ? Map.of() : labels;
-      if (!wanted.entrySet().stream().allMatch(e -> e.getValue().equals(found.get(e.getKey())))) {
+      Map<String, String> found = labels(docker.inspectVolumeCmd(source.volume()).exec().getLabels());
+      if (found.isEmpty()) {
+        // Docker made it, empty, for a create that raced its removal: nobody's volume, so make it again.
+        removeUnlabelled(source.volume());
+        exists = false;
+      } else if (!wanted.entrySet().stream().allMatch(e -> e.getValue().equals(found.get(e.getKey())))) {
         throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "volume " + source.volume() + " is not celld's volume of this deployment");
+      } else {
+        exists = true;
       }
-      exists = true;
     } catch (NotFoundException absent) {
       exists = false;
     }
@@ -101,6 +105,16 @@ final class CelldVolume {
     Log.infof("celld volume %s ready (from %s)", source.volume(), source.image());
     removeSuperseded(source.volume());
     return source;
+  }
+
+  private void removeUnlabelled(String volume) {
+    try {
+      docker.removeVolumeCmd(volume).exec();
+    } catch (ConflictException inUse) {
+      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "volume " + volume + " has no labels and is in use; remove it", inUse);
+    } catch (NotFoundException gone) {
+      // removed meanwhile
+    }
   }
 
   /** The binary must match the image's label (when it has one) and run. */

@@ -215,11 +215,15 @@ class StockImageSandboxTest {
     return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
   }
 
-  /** The debootstrapped base bin/lib/sandbox-image.sh imports as workcell/base:<codename>. */
+  /**
+   * The debootstrapped base bin/lib/sandbox-image.sh imports as workcell/base:<codename>, or the
+   * base it was told to use instead (WORKCELL_SANDBOX_BASE, e.g. a registry's Debian).
+   */
   private String stockImage() {
     List<Image> bases = docker.listImagesCmd().withLabelFilter(Map.of("dev.workcell.image", "base")).exec();
     String tag = bases.stream().flatMap(image -> image.getRepoTags() == null ? Stream.empty() : Arrays.stream(image.getRepoTags()))
         .filter(name -> name.startsWith("workcell/base:")).findFirst()
+        .or(() -> Optional.ofNullable(System.getenv("WORKCELL_SANDBOX_BASE")).filter(base -> !base.isBlank()))
         .orElseThrow(() -> new AssertionError("no workcell/base:<codename> image: run ensure_sandbox_image (bin/lib/sandbox-image.sh)"));
     assertThat(docker.inspectImageCmd(tag).exec().getConfig().getLabels()).doesNotContainKey(CelldVolume.CELLD_SHA_LABEL);
     return tag;

@@ -245,7 +245,7 @@ si_build_celld() {
     return 1
   fi
   if command -v file >/dev/null 2>&1 && ! file -b "$out" | grep -q 'statically linked'; then
-    de_info "warning: $out is not statically linked; it will not run in images without its libc"
+    de_info "warning: $out is not statically linked; sandboxes of images without its libc cannot run it (celld reaches every image from its volume)"
   fi
   printf '%s\n' "$out"
 }
@@ -345,7 +345,8 @@ si_image_size() {
   printf '%s MB\n' "$((bytes / 1000000))"
 }
 
-# The image must run as 1000:1000 in /workspace with celld executable — what sandbox-service assumes.
+# The image must run as 1000:1000 in /workspace with celld executable at /usr/local/bin: sandbox-service
+# fills every sandbox's read-only celld volume from there (Docker's copy-up).
 si_smoke_check() {
   local out want="1000:1000 /workspace 555"
   out=$(docker run --rm --network none --read-only "$1" \

@@ -5,6 +5,10 @@ import dev.workcell.contracts.provider.ProviderApi.ListProviders;
 import dev.workcell.contracts.provider.ProviderApi.ProviderCatalog;
 import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.provider.ProviderSummary;
+import dev.workcell.contracts.run.RunBudget;
+import dev.workcell.contracts.sandbox.RuntimeUsage;
+import dev.workcell.contracts.sandbox.RuntimeUsageQuery;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.WorkAdminApi.ListPolicies;
@@ -17,6 +21,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -34,7 +39,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class CapabilityResource {
 
   private static final List<String> PROVIDER_KINDS = Arrays.stream(ProviderKind.values()).map(ProviderKind::wire).toList();
-  private static final Map<String, Integer> LIMITS = limits();
+  private static final Duration ANSWER_WITHIN = Duration.ofSeconds(2);
 
   private final CallerRequests caller;
   private final EnvironmentProviders environment;
@@ -50,9 +55,20 @@ public class CapabilityResource {
     // policies.list is the account check (task-service checks the caller in its handler); the
     // catalog is asked only after it, for the actor it succeeded for.
     return caller.checkedByTaskService(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class)
-        .chain(policies -> caller.as(actor, ProviderSubjects.CATALOG, new ListProviders(), ProviderCatalog.class)
-            .chain(configured -> environment.list()
-                .map(fixed -> new Capabilities(PROVIDER_KINDS, providers(fixed, configured.providers()), policies.policies(), LIMITS)))));
+        .chain(policies -> Uni.combine().all().unis(
+                caller.as(actor, ProviderSubjects.CATALOG, new ListProviders(), ProviderCatalog.class),
+                environment.list(),
+                optional(caller.as(actor, SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(actor.accountId()), RuntimeUsage.class,
+                    ANSWER_WITHIN)),
+                optional(caller.as(actor, RunBudget.SUBJECT, new RunBudget.Query(), RunBudget.class, ANSWER_WITHIN)))
+            .asTuple()
+            .map(all -> new Capabilities(PROVIDER_KINDS, providers(all.getItem2(), all.getItem1().providers()), policies.policies(),
+                all.getItem3(), all.getItem4(), limits(all.getItem4())))));
+  }
+
+  /** A part of the answer that may be missing (its service is away) without failing the rest. */
+  private static <T> Uni<T> optional(Uni<T> part) {
+    return part.onFailure().recoverWithNull();
   }
 
   /** Environment providers first; an admin provider with the same id is shadowed (the runner's precedence). */
@@ -63,7 +79,8 @@ public class CapabilityResource {
     return List.copyOf(all);
   }
 
-  private static Map<String, Integer> limits() {
+  /** The fixed limits, with the round budget agent-runner actually uses when it answered. */
+  private static Map<String, Integer> limits(RunBudget budget) {
     Map<String, Integer> limits = new LinkedHashMap<>();
     limits.put("messageMaxChars", Limits.MESSAGE_MAX_CHARS);
     limits.put("modelIdMaxChars", Limits.MODEL_ID_MAX_CHARS);
@@ -75,7 +92,7 @@ public class CapabilityResource {
     limits.put("messagePageMaxBytes", Limits.MESSAGE_PAGE_MAX_BYTES);
     limits.put("commandMaxChars", Limits.COMMAND_MAX_CHARS);
     limits.put("previewReadySeconds", Limits.PREVIEW_READY_SECONDS);
-    limits.put("maxAgentRounds", Limits.DEFAULT_MAX_AGENT_ROUNDS);
+    limits.put("maxAgentRounds", budget == null ? Limits.DEFAULT_MAX_AGENT_ROUNDS : budget.maxRounds());
     return Map.copyOf(limits);
   }
 }

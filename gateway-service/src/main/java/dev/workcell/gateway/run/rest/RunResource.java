@@ -9,6 +9,7 @@ import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.gateway.auth.service.CallerRequests;
 import dev.workcell.gateway.problem.Inputs;
+import dev.workcell.gateway.run.service.RunDoor;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -28,9 +29,11 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class RunResource {
 
   private final CallerRequests caller;
+  private final RunDoor door;
 
-  public RunResource(CallerRequests caller) {
+  public RunResource(CallerRequests caller, RunDoor door) {
     this.caller = caller;
+    this.door = door;
   }
 
   @POST
@@ -39,7 +42,7 @@ public class RunResource {
   @Operation(operationId = "startRun", summary = "Start a follow-up run on the same conversation and workspace")
   public Uni<RestResponse<RunStarted>> start(@PathParam("taskId") String taskId, RunMessageRequest body) {
     StartRun start = new StartRun(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
-    return caller.ask(TaskSubjects.RUN_START, start, RunStarted.class)
+    return door.then(caller.ask(TaskSubjects.RUN_START, start, RunStarted.class))
         .map(started -> RestResponse.status(RestResponse.Status.CREATED, started));
   }
 

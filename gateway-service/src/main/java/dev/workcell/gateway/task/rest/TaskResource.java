@@ -17,6 +17,7 @@ import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.auth.service.CallerRequests;
 import dev.workcell.gateway.problem.Inputs;
+import dev.workcell.gateway.run.service.RunDoor;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -44,9 +45,11 @@ public class TaskResource {
   private static final Duration DELETE_DEADLINE = Duration.ofSeconds(60);
 
   private final CallerRequests caller;
+  private final RunDoor door;
 
-  public TaskResource(CallerRequests caller) {
+  public TaskResource(CallerRequests caller, RunDoor door) {
     this.caller = caller;
+    this.door = door;
   }
 
   @GET
@@ -63,7 +66,7 @@ public class TaskResource {
     CreateTask create = new CreateTask(Inputs.title(request.title()), Inputs.message(request.message()),
         Inputs.providerKind(request.provider(), true), Inputs.providerId(request.providerId()),
         Inputs.model(request.model(), true), blankToNull(request.policyId()));
-    return caller.ask(TaskSubjects.CREATE, create, TaskCreated.class)
+    return door.then(caller.ask(TaskSubjects.CREATE, create, TaskCreated.class))
         .map(created -> RestResponse.ResponseBuilder.<TaskCreated>created(URI.create("/api/work/tasks/" + created.task().id()))
             .entity(created).build());
   }

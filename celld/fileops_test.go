@@ -145,13 +145,17 @@ func TestMoveNeverOverwrites(t *testing.T) {
 	}
 }
 
-func TestDeleteNeedsRecursiveForNonEmptyDirectories(t *testing.T) {
+func TestDeleteNeedsRecursiveForEveryDirectory(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	h.mustWrite(t, "d/sub/x.txt", "x")
 	os.Mkdir(h.path("empty"), 0o755)
 	h.mustWrite(t, "f.txt", "f")
 	expectCode(t, h.call(map[string]any{"op": "delete", "path": "d"}), codeDirectoryNotEmpty)
-	decode[map[string]bool](t, h.call(map[string]any{"op": "delete", "path": "empty"}))
+	expectCode(t, h.call(map[string]any{"op": "delete", "path": "empty"}), codeDirectoryNotEmpty)
+	if _, err := os.Lstat(h.path("empty")); err != nil {
+		t.Fatal("an empty directory was removed without recursive")
+	}
+	decode[map[string]bool](t, h.call(map[string]any{"op": "delete", "path": "empty", "recursive": true}))
 	decode[map[string]bool](t, h.call(map[string]any{"op": "delete", "path": "f.txt"}))
 	decode[map[string]bool](t, h.call(map[string]any{"op": "delete", "path": "d", "recursive": true}))
 	if _, err := os.Lstat(h.path("d")); !os.IsNotExist(err) {

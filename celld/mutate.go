@@ -288,13 +288,8 @@ func (s *server) delete(path string, recursive bool) (any, error) {
 		}
 	}
 	if !recursive {
-		if err := unlinkat(pfd, name, atRemovedir); err != nil {
-			if err == syscall.ENOTEMPTY || err == syscall.EEXIST {
-				return nil, errf(codeDirectoryNotEmpty, "%s: directory is not empty; pass recursive", p)
-			}
-			return nil, fsError(err, p)
-		}
-		return map[string]bool{"deleted": true}, nil
+		// Any directory, empty or not, needs the explicit flag: deleting one is never implied.
+		return nil, errf(codeDirectoryNotEmpty, "%s: is a directory; pass recursive to delete it", p)
 	}
 	if err := removeTree(pfd, name, 0); err != nil {
 		return nil, fsError(err, p)

@@ -46,7 +46,8 @@ public enum ErrorCode {
   PATH_ESCAPE("path_escape", 403, "The path leaves the workspace"),
   NOT_A_DIRECTORY("not_a_directory", 400, "Not a directory"),
   IS_A_DIRECTORY("is_a_directory", 400, "Is a directory"),
-  DIRECTORY_NOT_EMPTY("directory_not_empty", 409, "The directory is not empty; deletion needs recursive"),
+  /** Any directory, empty or not: deleting one needs the explicit recursive flag (the wire code predates that rule). */
+  DIRECTORY_NOT_EMPTY("directory_not_empty", 409, "Deleting a directory needs recursive"),
   NOT_REGULAR_FILE("not_regular_file", 400, "Not a regular file"),
   NOT_UTF8("not_utf8", 415, "The file is not UTF-8 text"),
   FILE_TOO_LARGE("file_too_large", 413, "The file exceeds 2,000,000 bytes"),

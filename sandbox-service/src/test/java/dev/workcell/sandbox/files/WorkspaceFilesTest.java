@@ -80,6 +80,17 @@ class WorkspaceFilesTest {
   }
 
   @Test
+  void anEmptyDirectoryIsNotDeletedWithoutRecursive() {
+    sandboxes.call(SandboxSubjects.FILES_MKDIR, new MakeDirectory(ref, "empty-dir-test/empty", true), FileChanged.class);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "empty-dir-test/empty", false)).code())
+        .isEqualTo(ErrorCode.DIRECTORY_NOT_EMPTY);
+    assertThat(sandboxes.call(SandboxSubjects.FILES_STAT, new StatFile(ref, "empty-dir-test/empty"), FileEntry.class).type())
+        .isEqualTo("dir");
+    assertThat(sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "empty-dir-test", true), FileChanged.class).changed())
+        .isTrue();
+  }
+
+  @Test
   void aStaleExpectedVersionIsAConflict() {
     FileWritten first = sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "conflict.txt", "one", null, false), FileWritten.class);
     FileWritten second = sandboxes.call(SandboxSubjects.FILES_WRITE,

@@ -152,12 +152,14 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 		return nil, err
 	}
 	started := time.Now()
+	// The cap is on both streams together; each buffer holds enough of its stream for any share.
 	stdout := newHeadTail(limit)
 	stderrBuf := newHeadTail(limit)
+	budget := &streamBudget{limit: limit}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout, limit, req.Quiet) }()
-	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf, limit, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout, budget, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf, budget, req.Quiet) }()
 
 	timer := time.NewTimer(time.Duration(timeout) * time.Second)
 	defer timer.Stop()
@@ -186,12 +188,11 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	if cancelled {
 		return nil, errf(codeCancelled, "command cancelled")
 	}
-	outStr, outTrunc := stdout.String()
-	errStr, errTrunc := stderrBuf.String()
+	outStr, errStr, truncated := keepBoth(stdout, stderrBuf, limit)
 	return execResult{
 		ExitCode:   exitCode(ws),
 		DurationMs: time.Since(started).Milliseconds(),
-		Truncated:  outTrunc || errTrunc,
+		Truncated:  truncated,
 		Stdout:     outStr,
 		Stderr:     errStr,
 		TimedOut:   timedOut,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,6 +115,52 @@ func TestExecOutputCapKeepsHeadAndTail(t *testing.T) {
 	}
 	if streamed > 1000+200 {
 		t.Fatalf("streamed %d bytes past the cap", streamed)
+	}
+}
+
+func TestExecOutputCapIsForBothStreamsTogether(t *testing.T) {
+	h := newHarness(t, harnessOpts{maxOutput: 1000})
+	cmd := "for i in $(seq 1 2000); do echo out $i; echo err $i >&2; done"
+	_, ch := h.send(map[string]any{"op": "exec", "command": cmd})
+	events, final := h.wait(ch, 30*time.Second)
+	r := decode[execResult](t, final)
+	if !r.Truncated || !strings.HasPrefix(r.Stdout, "out 1\n") || !strings.HasSuffix(r.Stdout, "out 2000\n") ||
+		!strings.HasPrefix(r.Stderr, "err 1\n") || !strings.HasSuffix(r.Stderr, "err 2000\n") {
+		t.Fatalf("truncated=%v stdout=%q stderr=%q", r.Truncated, r.Stdout, r.Stderr)
+	}
+	marker := regexp.MustCompile(`\n\[\.\.\. \d+ bytes truncated \.\.\.\]\n`)
+	kept := len(marker.ReplaceAllString(r.Stdout, "")) + len(marker.ReplaceAllString(r.Stderr, ""))
+	if kept > 1000 || kept < 990 {
+		t.Fatalf("kept %d bytes of output for a cap of 1000", kept)
+	}
+	streamed := 0
+	for _, e := range events {
+		if !strings.HasPrefix(e.Data, "\n[celld: output beyond") {
+			streamed += len(e.Data)
+		}
+	}
+	if streamed > 1000 {
+		t.Fatalf("streamed %d bytes past the cap", streamed)
+	}
+}
+
+func TestKeepBothSharesTheCap(t *testing.T) {
+	fill := func(n int) *headTail {
+		h := newHeadTail(10)
+		h.Write([]byte(strings.Repeat("x", n)))
+		return h
+	}
+	for _, c := range []struct{ out, err, keptOut, keptErr int }{
+		{4, 6, 4, 6},  // fits
+		{3, 30, 3, 7}, // a small stream keeps all of itself
+		{30, 2, 8, 2},
+		{30, 30, 5, 5}, // both large: half each
+	} {
+		out, errText, trunc := keepBoth(fill(c.out), fill(c.err), 10)
+		count := func(s string) int { return strings.Count(s, "x") }
+		if count(out) != c.keptOut || count(errText) != c.keptErr || trunc != (c.out+c.err > 10) {
+			t.Errorf("%+v: kept %d and %d (truncated %v): %q %q", c, count(out), count(errText), trunc, out, errText)
+		}
 	}
 }
 

@@ -3,34 +3,53 @@ package main
 import (
 	"fmt"
 	"os"
+	"sync"
 	"unicode/utf8"
 )
 
+// streamBudget is the byte allowance of output events that a command's two streams share.
+type streamBudget struct {
+	mu       sync.Mutex
+	limit    int
+	streamed int
+	notified bool
+}
+
+// take grants up to n more bytes; notify is true for the one caller that first hits the limit.
+func (b *streamBudget) take(n int) (granted int, notify bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	granted = b.limit - b.streamed
+	if granted >= n {
+		b.streamed += n
+		return n, false
+	}
+	b.streamed = b.limit
+	notify, b.notified = !b.notified, true
+	return granted, notify
+}
+
 // pump copies one output stream into the capture buffer and streams it as output events.
-// Events stop after limit bytes per stream (the final reply keeps head and tail); quiet sends none.
-func (s *server) pump(id int64, stream string, r *os.File, capture *headTail, limit int, quiet bool) {
+// Events stop once both streams together sent the budget's limit (the final reply keeps head and
+// tail); quiet sends none.
+func (s *server) pump(id int64, stream string, r *os.File, capture *headTail, budget *streamBudget, quiet bool) {
 	buf := make([]byte, readChunk)
 	var pending []byte // an incomplete UTF-8 sequence carried to the next chunk
-	streamed, notified := 0, false
 	emit := func(b []byte) {
 		if len(b) == 0 || quiet {
 			return
 		}
-		if room := limit - streamed; len(b) > room {
-			b = b[:completeUTF8(b[:room])]
-			if len(b) > 0 {
-				s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream, Data: string(b)})
-			}
-			streamed = limit
-			if !notified {
-				notified = true
-				s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream,
-					Data: fmt.Sprintf("\n[celld: %s beyond %d bytes is not streamed; the result keeps its head and tail]\n", stream, limit)})
-			}
-			return
+		granted, notify := budget.take(len(b))
+		if granted < len(b) {
+			b = b[:completeUTF8(b[:granted])]
 		}
-		streamed += len(b)
-		s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream, Data: string(b)})
+		if len(b) > 0 {
+			s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream, Data: string(b)})
+		}
+		if notify {
+			s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream,
+				Data: fmt.Sprintf("\n[celld: output beyond %d bytes is not streamed; the result keeps its head and tail]\n", budget.limit)})
+		}
 	}
 	for {
 		n, err := r.Read(buf)
@@ -108,17 +127,42 @@ func (h *headTail) Write(b []byte) {
 	}
 }
 
-// String returns the kept text; when bytes were dropped a marker line sits between head and tail,
-// and both sides are trimmed to whole UTF-8 characters.
+// String returns the kept text (see keep) with the whole capacity as the allowance.
 func (h *headTail) String() (string, bool) {
-	tail := append(append([]byte(nil), h.tail[h.tailStart:]...), h.tail[:h.tailStart]...)
-	dropped := h.total - int64(len(h.head)) - int64(len(tail))
-	if dropped <= 0 {
-		return string(h.head) + string(tail), false
+	return h.keep(h.max)
+}
+
+// keep returns the stream cut to allow bytes (at most max): its first and last halves with a marker
+// line between them when bytes were dropped, both sides trimmed to whole UTF-8 characters.
+func (h *headTail) keep(allow int) (string, bool) {
+	full := append(append(append([]byte(nil), h.head...), h.tail[h.tailStart:]...), h.tail[:h.tailStart]...)
+	if h.total <= int64(allow) {
+		return string(full), false
 	}
-	head := h.head[:completeUTF8(h.head)]
+	// full holds the stream's first max-max/2 and last max/2 bytes, enough for any allow <= max.
+	head := full[:allow-allow/2]
+	tail := full[len(full)-allow/2:]
+	head = head[:completeUTF8(head)]
 	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
-	return fmt.Sprintf("%s\n[... %d bytes truncated ...]\n%s", head, dropped, tail), true
+	return fmt.Sprintf("%s\n[... %d bytes truncated ...]\n%s", head, h.total-int64(len(head))-int64(len(tail)), tail), true
+}
+
+// keepBoth shares limit bytes between a command's two streams: a stream that fits in half keeps
+// all of itself and leaves the rest to the other; otherwise each gets half.
+func keepBoth(stdout, stderr *headTail, limit int) (string, string, bool) {
+	o, e := stdout.total, stderr.total
+	allowOut, allowErr := limit-limit/2, limit/2
+	switch {
+	case o+e <= int64(limit):
+		allowOut, allowErr = int(o), int(e)
+	case o <= int64(limit/2):
+		allowOut, allowErr = int(o), limit-int(o)
+	case e <= int64(limit/2):
+		allowOut, allowErr = limit-int(e), int(e)
+	}
+	out, outTrunc := stdout.keep(allowOut)
+	errText, errTrunc := stderr.keep(allowErr)
+	return out, errText, outTrunc || errTrunc
 }

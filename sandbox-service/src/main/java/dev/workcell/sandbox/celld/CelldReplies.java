@@ -73,15 +73,13 @@ public final class CelldReplies {
     return new SearchResult(out, bool(result, "truncated"));
   }
 
-  /** A command result, re-capped here too: celld's cap is a courtesy, this one is the bound. */
+  /** A command result, both streams re-capped together here too: celld's cap is a courtesy, this one is the bound. */
   public static CommandResult commandResult(JsonNode result, int maxOutputChars) {
-    // celld keeps head and tail per stream plus a one-line marker between them.
-    int limit = maxOutputChars + 200;
-    String stdout = text(result, "stdout", 8 * limit);
-    String stderr = text(result, "stderr", 8 * limit);
-    boolean truncated = bool(result, "truncated") || stdout.length() > limit || stderr.length() > limit;
-    return new CommandResult((int) number(result, "exitCode", -1, 255 + 128), clip(stdout, limit), clip(stderr, limit),
-        truncated, number(result, "durationMs", 0, Long.MAX_VALUE), bool(result, "timedOut"));
+    // A reply far beyond the cap is not a celld we know: refuse it rather than cut it.
+    int bound = 8 * (maxOutputChars + 200);
+    CommandOutput.Kept kept = CommandOutput.cap(text(result, "stdout", bound), text(result, "stderr", bound), maxOutputChars);
+    return new CommandResult((int) number(result, "exitCode", -1, 255 + 128), kept.stdout(), kept.stderr(),
+        bool(result, "truncated") || kept.truncated(), number(result, "durationMs", 0, Long.MAX_VALUE), bool(result, "timedOut"));
   }
 
   public record PreviewStatus(boolean running, String command, int port) {}

@@ -11,6 +11,7 @@ import dev.workcell.contracts.sandbox.GrepFiles;
 import dev.workcell.contracts.sandbox.GrepResult;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.sandbox.celld.ToolReplies;
+import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.sandbox.lifecycle.SandboxSession;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,7 +20,8 @@ import java.util.Set;
 
 /**
  * grep (RE2 or literal, with a file-name include glob) and glob over the sandbox's files, each one
- * celld walk that never follows links. Patterns are compiled by celld ({@code invalid_pattern}). Blocking.
+ * celld walk that never follows links. Patterns are compiled by celld ({@code invalid_pattern}); a reply
+ * carries at most WORK_MAX_OUTPUT_CHARS characters of paths and lines ({@link SearchOutputCap}). Blocking.
  */
 @ApplicationScoped
 public class FileSearch {
@@ -31,9 +33,11 @@ public class FileSearch {
   private static final Set<String> TYPES = Set.of("any", "file", "directory");
 
   private final SandboxLifecycle lifecycle;
+  private final int maxOutputChars;
 
-  public FileSearch(SandboxLifecycle lifecycle) {
+  public FileSearch(SandboxLifecycle lifecycle, SandboxSettings settings) {
     this.lifecycle = lifecycle;
+    this.maxOutputChars = settings.maxOutputChars();
   }
 
   public GrepResult grep(GrepFiles request) {
@@ -44,7 +48,7 @@ public class FileSearch {
     if (request.include() != null && !request.include().isEmpty()) {
       args.put("include", pattern(request.include(), "include"));
     }
-    return ToolReplies.grep(call(request.sandbox(), args, "grep"));
+    return SearchOutputCap.grep(ToolReplies.grep(call(request.sandbox(), args, "grep")), maxOutputChars);
   }
 
   public GlobResult glob(GlobFiles request) {
@@ -58,7 +62,7 @@ public class FileSearch {
     if (request.exclude() != null && !request.exclude().isEmpty()) {
       args.put("exclude", pattern(request.exclude(), "exclude"));
     }
-    return ToolReplies.glob(call(request.sandbox(), args, "glob"));
+    return SearchOutputCap.glob(ToolReplies.glob(call(request.sandbox(), args, "glob")), maxOutputChars);
   }
 
   private JsonNode call(SandboxRef ref, ObjectNode args, String op) {

@@ -16,6 +16,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.sandbox.celld.CelldReplies;
 import dev.workcell.sandbox.celld.ToolReplies;
+import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,9 +37,11 @@ public class WorkspaceFiles {
   private static final int VERSION_MAX_CHARS = 128;
 
   private final SandboxLifecycle lifecycle;
+  private final int maxOutputChars;
 
-  public WorkspaceFiles(SandboxLifecycle lifecycle) {
+  public WorkspaceFiles(SandboxLifecycle lifecycle, SandboxSettings settings) {
     this.lifecycle = lifecycle;
+    this.maxOutputChars = settings.maxOutputChars();
   }
 
   public Uni<FileList> list(SandboxRef ref, String path) {
@@ -147,7 +150,7 @@ public class WorkspaceFiles {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxHits must be 1.." + Limits.SEARCH_MAX_HITS);
     }
     return call(ref, "search", args().put("path", dir).put("query", query).put("maxHits", hits), SEARCH_TIMEOUT)
-        .map(CelldReplies::search);
+        .map(result -> SearchOutputCap.search(CelldReplies.search(result), maxOutputChars));
   }
 
   private Uni<JsonNode> call(SandboxRef ref, String op, ObjectNode args, Duration timeout) {

@@ -51,6 +51,17 @@ class CommandRunnerTest {
   }
 
   @Test
+  void theOutputCapIsForBothStreamsTogether() {
+    CommandResult result = run(sandboxes.shared(),
+        "echo OUT-HEAD; echo ERR-HEAD >&2; head -c 40000 /dev/zero | tr '\\0' o; head -c 40000 /dev/zero | tr '\\0' e >&2;"
+            + " echo; echo OUT-TAIL; echo >&2; echo ERR-TAIL >&2", 30);
+    assertThat(result.truncated()).isTrue();
+    assertThat(result.stdout()).startsWith("OUT-HEAD\n").endsWith("OUT-TAIL\n").contains("truncated");
+    assertThat(result.stderr()).startsWith("ERR-HEAD\n").endsWith("ERR-TAIL\n").contains("truncated");
+    assertThat(result.stdout().length() + result.stderr().length()).isLessThanOrEqualTo(50_000 + 2 * 64);
+  }
+
+  @Test
   void aSetsidDetachedChildDoesNotOutliveItsCommand() {
     SandboxRef ref = sandboxes.shared();
     CommandResult detach = run(ref, "setsid sleep 301 >/dev/null 2>&1 < /dev/null & (nohup sleep 302 >/dev/null 2>&1 &); echo detached", 10);

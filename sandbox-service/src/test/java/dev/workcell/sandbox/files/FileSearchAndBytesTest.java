@@ -16,7 +16,9 @@ import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.SearchFiles;
 import dev.workcell.contracts.sandbox.SearchHit;
+import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.contracts.sandbox.WriteBytes;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.sandbox.testing.SandboxClient;
@@ -104,5 +106,32 @@ class FileSearchAndBytesTest {
         .isEqualTo(ErrorCode.INVALID_PATTERN);
     assertThat(sandboxes.failure(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test/src/etc-link", "*", null, null, null)).code())
         .isEqualTo(ErrorCode.PATH_ESCAPE);
+  }
+
+  @Test
+  void searchRepliesCarryAtMostTheOutputLimit() {
+    // 1,000 lines of 500 characters and 1,000 long file names: far more than WORK_MAX_OUTPUT_CHARS (50,000).
+    CommandResult setup = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
+        "rm -rf cap-test && mkdir -p cap-test/names && for i in $(seq 1 1000); do printf 'match %0494d\\n' $i; done > cap-test/long.txt"
+            + " && for i in $(seq 1 1000); do : > cap-test/names/a-rather-long-file-name-that-fills-the-output-cap-$i.txt; done", 60),
+        CommandResult.class);
+    assertThat(setup.exitCode()).as(setup.stderr()).isZero();
+
+    GrepResult grep = sandboxes.call(SandboxSubjects.FILES_GREP,
+        new GrepFiles(ref, "cap-test", "match", false, false, null, true, 1_000), GrepResult.class);
+    assertThat(grep.truncated()).isTrue();
+    assertThat(grep.matches()).hasSizeBetween(90, 100);
+    assertThat(grep.matches().stream().mapToInt(hit -> hit.path().length() + hit.text().length()).sum()).isLessThanOrEqualTo(50_000);
+    assertThat(grep.matches().get(0).line()).isEqualTo(1);
+
+    SearchResult search = sandboxes.call(SandboxSubjects.FILES_SEARCH, new SearchFiles(ref, "cap-test", "match", null), SearchResult.class);
+    assertThat(search.truncated()).isTrue();
+    assertThat(search.hits().stream().mapToInt(hit -> hit.path().length() + hit.text().length()).sum()).isLessThanOrEqualTo(50_000);
+
+    GlobResult glob = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "cap-test/names", "*.txt", null, null, 1_000),
+        GlobResult.class);
+    assertThat(glob.truncated()).isTrue();
+    assertThat(glob.matches()).hasSizeLessThan(1_000);
+    assertThat(glob.matches().stream().mapToInt(match -> match.path().length()).sum()).isLessThanOrEqualTo(50_000);
   }
 }

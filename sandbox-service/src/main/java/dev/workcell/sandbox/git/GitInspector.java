@@ -19,7 +19,8 @@ import java.time.Duration;
 /**
  * Git state of the repository at the sandbox root, read by running git inside the sandbox through
  * celld (as the sandbox user; nothing of the repository is trusted here): status is parsed strictly
- * from {@code --porcelain=v2 -z}, the diff is passed on capped. Blocking.
+ * from {@code --porcelain=v2 -z} and the recent commits from {@code log -z}, the diff is passed on
+ * capped. Blocking.
  */
 @ApplicationScoped
 public class GitInspector {
@@ -46,6 +47,13 @@ public class GitInspector {
       done
       exit 0
       """.formatted(UNTRACKED_DIFF_MAX_FILES);
+  // The whole repository's newest commits; a repository without any prints nothing.
+  private static final String LOG = PRELUDE + """
+      git rev-parse -q --verify HEAD >/dev/null || exit 0
+      exec git log -z --no-color --no-decorate --no-show-signature -n %d '%s'
+      """.formatted(Limits.GIT_LOG_MAX_COMMITS, GitLog.FORMAT);
+  /** 20 commits of at most a few hundred characters each; more means a subject of zero-width characters. */
+  private static final int LOG_MAX_CHARS = 200_000;
 
   private final SandboxLifecycle lifecycle;
 
@@ -58,7 +66,12 @@ public class GitInspector {
     if (result.truncated()) {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "git status exceeds " + Limits.GIT_STATUS_MAX_CHARS + " characters");
     }
-    return PorcelainV2.parse(result.stdout());
+    GitStatus status = PorcelainV2.parse(result.stdout());
+    CommandResult log = run(new GitQuery(query.sandbox(), null), LOG, LOG_MAX_CHARS);
+    if (log.truncated()) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "git log exceeds " + LOG_MAX_CHARS + " characters");
+    }
+    return new GitStatus(status.branch(), status.head(), status.ahead(), status.behind(), status.files(), GitLog.parse(log.stdout()));
   }
 
   public GitDiff diff(GitQuery query) {

@@ -86,7 +86,7 @@ final class PorcelainV2 {
         default -> throw malformed("unknown record kind '" + kind + "'");
       }
     }
-    return new GitStatus(branch, head, ahead, behind, files);
+    return new GitStatus(branch, head, ahead, behind, files, List.of());
   }
 
   /** The record's first n-1 space-separated fields and, last, the path (which may contain spaces). */

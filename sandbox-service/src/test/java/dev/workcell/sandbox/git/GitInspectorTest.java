@@ -3,11 +3,13 @@ package dev.workcell.sandbox.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.sandbox.CommandResult;
 import dev.workcell.contracts.sandbox.GitDiff;
 import dev.workcell.contracts.sandbox.GitQuery;
 import dev.workcell.contracts.sandbox.GitStatus;
+import dev.workcell.contracts.sandbox.GitStatus.GitCommit;
 import dev.workcell.contracts.sandbox.GitStatus.GitFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
@@ -16,9 +18,10 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.sandbox.testing.SandboxClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** git status and diff of a repository made inside a home: modified, added, deleted, untracked, renamed. */
+/** git status, recent commits and diff of a repository made inside a home: modified, added, deleted, untracked, renamed. */
 @QuarkusTest
 class GitInspectorTest {
 
@@ -49,6 +52,7 @@ class GitInspectorTest {
           tuple("modified.txt", ".", "M", null),
           tuple("new name.txt", "R", ".", "old name.txt"),
           tuple("dir/untracked.txt", "?", "?", null));
+      assertThat(status.recentCommits()).extracting(GitCommit::subject, GitCommit::author).containsExactly(tuple("initial", "Tester"));
 
       GitDiff diff = sandboxes.call(SandboxSubjects.GIT_DIFF, new GitQuery(home, null), GitDiff.class);
       assertThat(diff.truncated()).isFalse();
@@ -60,6 +64,33 @@ class GitInspectorTest {
       GitDiff one = sandboxes.call(SandboxSubjects.GIT_DIFF, new GitQuery(home, "dir"), GitDiff.class);
       assertThat(one.diff()).contains("+fresh").doesNotContain("modified.txt");
       assertThat(sandboxes.failure(SandboxSubjects.GIT_DIFF, new GitQuery(home, "../x")).code()).isEqualTo(ErrorCode.INVALID_PATH);
+    } finally {
+      sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
+    }
+  }
+
+  @Test
+  void recentCommitsAreTheNewestTwentyAndNoneBeforeTheFirst() {
+    SandboxRef home = sandboxes.newHome("git-log");
+    try {
+      CommandResult init = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(home,
+          "git init -q -b main . && git config user.email t@example.invalid && git config user.name 'Tëster Name'", 30), CommandResult.class);
+      assertThat(init.exitCode()).as(init.stderr()).isZero();
+      assertThat(sandboxes.call(SandboxSubjects.GIT_STATUS, new GitQuery(home, null), GitStatus.class).recentCommits()).isEmpty();
+
+      CommandResult commits = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(home,
+          "for i in $(seq 1 22); do git commit -q --allow-empty -m \"commit $i\" -m 'body line'; done && git rev-parse HEAD", 60),
+          CommandResult.class);
+      assertThat(commits.exitCode()).as(commits.stderr()).isZero();
+      Instant before = Instant.now().minusSeconds(300);
+      GitStatus status = sandboxes.call(SandboxSubjects.GIT_STATUS, new GitQuery(home, null), GitStatus.class);
+      assertThat(status.recentCommits()).hasSize(Limits.GIT_LOG_MAX_COMMITS);
+      GitCommit newest = status.recentCommits().get(0);
+      assertThat(newest.hash()).isEqualTo(commits.stdout().strip()).isEqualTo(status.head());
+      assertThat(newest.subject()).isEqualTo("commit 22");
+      assertThat(newest.author()).isEqualTo("Tëster Name");
+      assertThat(newest.time()).isAfter(before);
+      assertThat(status.recentCommits().get(19).subject()).isEqualTo("commit 3");
     } finally {
       sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
     }

@@ -50,7 +50,8 @@ public class GitResource {
   }
 
   @GET
-  @Operation(operationId = "getGitStatus", summary = "Branch, HEAD, ahead/behind and the changed paths of the workspace repository")
+  @Operation(operationId = "getGitStatus",
+      summary = "Branch, HEAD, ahead/behind, the changed paths and the 20 most recent commits of the workspace repository")
   @APIResponse(responseCode = "200", description = "The repository's status",
       content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = GitStatus.class)))
   @APIResponse(responseCode = "409", description = "not_a_repository: the workspace has no Git repository",

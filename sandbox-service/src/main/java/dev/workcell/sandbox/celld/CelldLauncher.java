@@ -55,7 +55,8 @@ public class CelldLauncher {
       return connection;
     } catch (WorkcellException e) {
       connection.close(e);
-      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld did not start in the sandbox of " + name + ": " + e.getMessage(), e);
+      String cause = imageFailure(instance).orElse(e.getMessage());
+      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld did not start in the sandbox of " + name + ": " + cause, e);
     }
   }
 
@@ -71,6 +72,15 @@ public class CelldLauncher {
         exec.close();
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld's socket failed: " + e.getMessage() + connection.stderrSuffix(), e);
       }
+    }
+  }
+
+  /** The engine's word on an image that cannot run a sandbox at all; never hides the original failure. */
+  private Optional<String> imageFailure(SandboxInstance instance) {
+    try {
+      return driver.startFailure(instance);
+    } catch (WorkcellException e) {
+      return Optional.empty();
     }
   }
 

@@ -47,6 +47,12 @@ public interface SandboxDriver {
   /** Starts {@code command} as the sandbox user in {@code workdir} with stdin/stdout attached. */
   ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener);
 
+  /**
+   * Why a sandbox that was started is not running, when its image is to blame (it could not start
+   * the idle process); empty otherwise. Only asked after celld failed to start.
+   */
+  Optional<String> startFailure(SandboxInstance instance);
+
   /** Where the preview port of a running, networked sandbox is published. */
   Optional<PreviewEndpoint> previewEndpoint(SandboxInstance instance);
 }

@@ -192,17 +192,12 @@ public class DockerSandboxDriver implements SandboxDriver {
   @Override
   public ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener) {
     return call("attach to sandbox " + instance.name(), () -> {
-      String execId;
-      try {
-        execId = docker.execCreateCmd(instance.containerId())
-            .withCmd(command.toArray(String[]::new))
-            .withUser(SandboxHardening.USER)
-            .withWorkingDir(workdir)
-            .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
-            .exec().getId();
-      } catch (ConflictException notRunning) {
-        throw exitedEarly(instance, notRunning);
-      }
+      String execId = docker.execCreateCmd(instance.containerId())
+          .withCmd(command.toArray(String[]::new))
+          .withUser(SandboxHardening.USER)
+          .withWorkingDir(workdir)
+          .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
+          .exec().getId();
       DockerExecStream stream = new DockerExecStream(listener);
       streams.execStartCmd(execId).withDetach(false).withTty(false).withStdIn(stream.stdin()).exec(stream);
       return stream;
@@ -256,16 +251,19 @@ public class DockerSandboxDriver implements SandboxDriver {
     }
   }
 
-  /** A sandbox that stopped right after its start: most often an image without {@code sleep} (exit 127). */
-  private WorkcellException exitedEarly(SandboxInstance instance, ConflictException cause) {
-    var inspect = inspect(instance.containerId());
-    var state = inspect.map(InspectContainerResponse::getState).orElse(null);
-    if (state == null || Boolean.TRUE.equals(state.getRunning())) {
-      return DockerErrors.translate("attach to sandbox " + instance.name(), cause);
-    }
-    String image = inspect.get().getConfig() == null ? "?" : inspect.get().getConfig().getImage();
-    return new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "sandbox " + instance.name() + " is not running (exit code "
-        + state.getExitCodeLong() + "): its image " + image + " must provide sleep and /bin/sh on PATH (see sandbox-service README)", cause);
+  /** --init reports an idle process it could not exec as exit 126/127: the image has no {@code sleep}. */
+  @Override
+  public Optional<String> startFailure(SandboxInstance instance) {
+    return call("inspect sandbox " + instance.name(), () -> inspect(instance.containerId()).flatMap(inspect -> {
+      var state = inspect.getState();
+      Long code = state == null ? null : state.getExitCodeLong();
+      if (state == null || Boolean.TRUE.equals(state.getRunning()) || code == null || (code != 126 && code != 127)) {
+        return Optional.empty();
+      }
+      String image = inspect.getConfig() == null ? "?" : inspect.getConfig().getImage();
+      return Optional.of("the sandbox exited at start (code " + code + "): its image " + image
+          + " must provide sleep on PATH and /bin/sh (see sandbox-service README)");
+    }));
   }
 
   private String ensureVolume(SandboxKey key) {

@@ -211,6 +211,28 @@ class StockImageSandboxTest {
     }
   }
 
+  @Test
+  void anImageWithoutSleepIsRefusedWithAClearError() {
+    String sleepless = "workcell/sandbox-test:no-sleep";
+    String container = dockerCli(false, "create", "--entrypoint", "rm", stockImage(), "-f", "/usr/bin/sleep", "/bin/sleep").strip();
+    try {
+      dockerCli(false, "start", "-a", container);
+      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, sleepless);
+      MADE_IMAGES.add(sleepless);
+    } finally {
+      dockerCli(true, "rm", "-f", container);
+    }
+    SandboxRef ref = sandboxes.newTask("no-sleep-owner");
+    try {
+      taskService.policyImage(ref.taskId(), sleepless);
+      WorkcellException failure = sandboxes.failure(SandboxSubjects.ENSURE, ref);
+      assertThat(failure.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
+      assertThat(failure.getMessage()).contains("must provide sleep");
+    } finally {
+      sandboxes.deleteQuietly(ref);
+    }
+  }
+
   private CommandResult run(SandboxRef ref, String command) {
     return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
   }

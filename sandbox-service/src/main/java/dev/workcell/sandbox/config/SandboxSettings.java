@@ -25,7 +25,10 @@ public interface SandboxSettings {
   @WithDefault("120000")
   long commandTimeoutMs();
 
-  /** Output kept per stream of a command, first and last halves (WORK_MAX_OUTPUT_CHARS). */
+  /**
+   * The most output collected (WORK_MAX_OUTPUT_CHARS): a command's stdout and stderr together, first
+   * and last halves kept; a search reply's paths and lines.
+   */
   @WithDefault("50000")
   int maxOutputChars();
 
@@ -49,11 +52,21 @@ public interface SandboxSettings {
   @WithDefault("127.0.0.1")
   String previewBind();
 
+  /**
+   * Host or IP the services connect to for a Docker-published Work port such as the preview
+   * (WORK_DOCKER_PUBLISHED_HOST); absent: the preview bind. Set it when the services themselves run
+   * in a container and reach the Docker host by another name (host.docker.internal).
+   */
+  Optional<String> dockerPublishedHost();
+
   /** The managed sandbox bridge network, created with ICC disabled (WORK_NETWORK_NAME). */
   @WithDefault("workcell-sandbox")
   String networkName();
 
-  /** Resolver IP literals forced on networked sandboxes, comma-separated (WORK_RUNTIME_DNS). */
+  /**
+   * Resolver IP literals forced on networked sandboxes, comma-separated (WORK_RUNTIME_DNS); entries
+   * that are not addresses are dropped with a warning.
+   */
   Optional<String> runtimeDns();
 
   /**

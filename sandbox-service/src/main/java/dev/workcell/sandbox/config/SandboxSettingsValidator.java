@@ -10,10 +10,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Refuses to start sandbox-service on a bad setting, naming the property, its WORK_* alias and the
- * value, rather than failing later on the first sandbox.
+ * value, rather than failing later on the first sandbox. WORK_RUNTIME_DNS is the exception the seed
+ * asks for: entries that are not addresses are dropped with a warning, the others are used.
  */
 @ApplicationScoped
 public class SandboxSettingsValidator {
@@ -21,8 +24,13 @@ public class SandboxSettingsValidator {
   private static final Pattern IMAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}");
   private static final Pattern NETWORK_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
   private static final Pattern INSTANCE = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,62}");
+  private static final Pattern HOST_NAME =
+      Pattern.compile("(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
 
   void check(@Observes @Priority(1) StartupEvent event, SandboxSettings settings, DockerSettings docker) {
+    for (String warning : warnings(settings)) {
+      Log.warn(warning);
+    }
     List<String> problems = problems(settings);
     problems.addAll(celldProblems(settings, docker));
     if (!problems.isEmpty()) {
@@ -48,13 +56,10 @@ public class SandboxSettingsValidator {
     require(problems, s.previewPort() >= 1 && s.previewPort() <= 65_535, "preview-port", s.previewPort(), "must be 1..65535");
     require(problems, IpLiterals.isLiteral(s.previewBind()) && !s.previewBind().equals("0.0.0.0") && !s.previewBind().equals("::"),
         "preview-bind", s.previewBind(), "must be one IP address of a host interface, never the wildcard");
+    s.dockerPublishedHost().ifPresent(host -> require(problems, isPublishedHost(host), "docker-published-host", host,
+        "must be a host name or one IP address, never the wildcard"));
     require(problems, NETWORK_NAME.matcher(s.networkName()).matches() && !List.of("bridge", "host", "none").contains(s.networkName()),
         "network-name", s.networkName(), "must be a Docker network name other than bridge, host or none");
-    s.runtimeDns().ifPresent(dns -> {
-      for (String entry : dnsEntries(dns)) {
-        require(problems, IpLiterals.isLiteral(entry), "runtime-dns", entry, "is not an IPv4/IPv6 address literal");
-      }
-    });
     require(problems, s.runtimeIdleTimeoutMs() >= 0, "runtime-idle-timeout-ms", s.runtimeIdleTimeoutMs(), "must be 0 (off) or positive");
     require(problems, !s.releaseGrace().isNegative(), "release-grace", s.releaseGrace(), "must be 0 (never) or positive");
     require(problems, s.maxWaitingRuns() >= 0, "max-waiting-runs", s.maxWaitingRuns(), "must be 0 or more");
@@ -88,9 +93,39 @@ public class SandboxSettingsValidator {
     return problems;
   }
 
-  /** The entries of a comma-separated WORK_RUNTIME_DNS value (blank entries dropped). */
+  private static boolean isPublishedHost(String host) {
+    if (IpLiterals.isLiteral(host)) {
+      return !host.equals("0.0.0.0") && !host.equals("::");
+    }
+    // A dotted number that is not an address (300.1.1.1) is a typo, not a name.
+    return HOST_NAME.matcher(host).matches() && !host.matches("[0-9.]+");
+  }
+
+  /** Settings that are used in part: each names what was dropped and why. */
+  public static List<String> warnings(SandboxSettings s) {
+    List<String> warnings = new ArrayList<>();
+    s.runtimeDns().map(SandboxSettingsValidator::rejectedDnsEntries).filter(rejected -> !rejected.isEmpty()).ifPresent(rejected ->
+        warnings.add(WorkEnvAliases.describe("workcell.sandbox.runtime-dns") + ": ignoring "
+            + rejected.stream().map(e -> "'" + e + "'").collect(Collectors.joining(", "))
+            + " (not IPv4/IPv6 address literals); the resolvers used are " + dnsEntries(s.runtimeDns().get())));
+    return warnings;
+  }
+
+  /**
+   * The resolvers of a comma-separated WORK_RUNTIME_DNS value: its IPv4/IPv6 literals. Anything else
+   * is dropped (and logged at start), so the value can never become another Docker option.
+   */
   public static List<String> dnsEntries(String value) {
-    return Arrays.stream(value.split(",")).map(String::trim).filter(e -> !e.isEmpty()).toList();
+    return splitDns(value).filter(IpLiterals::isLiteral).toList();
+  }
+
+  /** The entries of a WORK_RUNTIME_DNS value that are not address literals. */
+  public static List<String> rejectedDnsEntries(String value) {
+    return splitDns(value).filter(e -> !IpLiterals.isLiteral(e)).toList();
+  }
+
+  private static Stream<String> splitDns(String value) {
+    return Arrays.stream(value.split(",")).map(String::trim).filter(e -> !e.isEmpty());
   }
 
   private static void require(List<String> problems, boolean ok, String name, Object value, String rule) {

@@ -23,6 +23,7 @@ public class WorkEnvAliases implements ConfigSource {
       Map.entry("workcell.sandbox.pids-limit", "WORK_PIDS_LIMIT"),
       Map.entry("workcell.sandbox.preview-port", "WORK_PREVIEW_PORT"),
       Map.entry("workcell.sandbox.preview-bind", "WORK_PREVIEW_BIND"),
+      Map.entry("workcell.sandbox.docker-published-host", "WORK_DOCKER_PUBLISHED_HOST"),
       Map.entry("workcell.sandbox.network-name", "WORK_NETWORK_NAME"),
       Map.entry("workcell.sandbox.runtime-dns", "WORK_RUNTIME_DNS"),
       Map.entry("workcell.sandbox.runtime-idle-timeout-ms", "WORK_RUNTIME_IDLE_TIMEOUT_MS"),

@@ -17,12 +17,31 @@ class SandboxSettingsValidatorTest {
   }
 
   @Test
-  void everyDnsEntryMustBeAnAddressLiteral() {
-    assertThat(SandboxSettingsValidator.problems(settings(Map.of("dns", "1.1.1.1, 2606:4700:4700::1111")))).isEmpty();
-    List<String> problems = SandboxSettingsValidator.problems(settings(Map.of("dns", "1.1.1.1,resolver.example,--dns=8.8.8.8,300.1.1.1")));
-    assertThat(problems).hasSize(3);
-    assertThat(problems).allSatisfy(p -> assertThat(p).contains("WORK_RUNTIME_DNS").contains("not an IPv4/IPv6 address literal"));
-    assertThat(String.join("\n", problems)).contains("'resolver.example'").contains("'--dns=8.8.8.8'").contains("'300.1.1.1'");
+  void dnsEntriesThatAreNotAddressesAreDroppedWithAWarningAndTheRestUsed() {
+    SandboxSettings good = settings(Map.of("dns", "1.1.1.1, 2606:4700:4700::1111"));
+    assertThat(SandboxSettingsValidator.problems(good)).isEmpty();
+    assertThat(SandboxSettingsValidator.warnings(good)).isEmpty();
+    assertThat(SandboxSettingsValidator.dnsEntries("1.1.1.1, 2606:4700:4700::1111")).containsExactly("1.1.1.1", "2606:4700:4700::1111");
+
+    String mixed = "1.1.1.1,resolver.example,--dns=8.8.8.8,300.1.1.1, 9.9.9.9";
+    SandboxSettings bad = settings(Map.of("dns", mixed));
+    assertThat(SandboxSettingsValidator.problems(bad)).isEmpty(); // the service starts
+    assertThat(SandboxSettingsValidator.dnsEntries(mixed)).containsExactly("1.1.1.1", "9.9.9.9");
+    assertThat(SandboxSettingsValidator.warnings(bad)).singleElement().asString()
+        .contains("WORK_RUNTIME_DNS").contains("'resolver.example', '--dns=8.8.8.8', '300.1.1.1'").contains("[1.1.1.1, 9.9.9.9]");
+  }
+
+  @Test
+  void thePublishedHostIsAHostNameOrOneAddress() {
+    for (String host : List.of("host.docker.internal", "localhost", "172.17.0.1", "::1")) {
+      assertThat(SandboxSettingsValidator.problems(settings(Map.of("publishedHost", host)))).as(host).isEmpty();
+    }
+    for (String host : List.of("0.0.0.0", "::", "300.1.1.1", "-x.example", "host name", "a/b", "x".repeat(64))) {
+      assertThat(String.join("\n", SandboxSettingsValidator.problems(settings(Map.of("publishedHost", host))))).as(host)
+          .contains("WORK_DOCKER_PUBLISHED_HOST");
+    }
+    var aliases = new WorkEnvAliases(Map.of("WORK_DOCKER_PUBLISHED_HOST", "host.docker.internal")::get);
+    assertThat(aliases.getValue("workcell.sandbox.docker-published-host")).isEqualTo("host.docker.internal");
   }
 
   @Test
@@ -90,6 +109,7 @@ class SandboxSettingsValidatorTest {
       public long pidsLimit() { return Long.parseLong(o.getOrDefault("pids", "256")); }
       public int previewPort() { return Integer.parseInt(o.getOrDefault("port", "4173")); }
       public String previewBind() { return o.getOrDefault("bind", "127.0.0.1"); }
+      public Optional<String> dockerPublishedHost() { return Optional.ofNullable(o.get("publishedHost")); }
       public String networkName() { return o.getOrDefault("network", "workcell-sandbox"); }
       public Optional<String> runtimeDns() { return Optional.ofNullable(o.get("dns")); }
       public long runtimeIdleTimeoutMs() { return 0; }

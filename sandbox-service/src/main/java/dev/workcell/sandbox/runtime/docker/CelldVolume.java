@@ -66,7 +66,7 @@ final class CelldVolume {
 
   /**
    * {@link #current()}, its volume created and filled if missing and, once per volume and process,
-   * proven to hold exactly that celld (a volume left half-made by a crash is filled again).
+   * proven to hold exactly that celld (one created but never filled, say before a crash, is filled now).
    */
   synchronized Source ensure() {
     Source source = current();

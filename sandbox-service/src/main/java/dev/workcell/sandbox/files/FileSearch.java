@@ -20,8 +20,9 @@ import java.util.Set;
 
 /**
  * grep (RE2 or literal, with a file-name include glob) and glob over the sandbox's files, each one
- * celld walk that never follows links. Patterns are compiled by celld ({@code invalid_pattern}); a reply
- * carries at most WORK_MAX_OUTPUT_CHARS characters of paths and lines ({@link SearchOutputCap}). Blocking.
+ * celld walk that never follows links. Patterns are compiled by celld ({@code invalid_pattern}); a Work
+ * sandbox's reply carries at most WORK_MAX_OUTPUT_CHARS characters of paths and lines ({@link
+ * SearchOutputCap}). Blocking.
  */
 @ApplicationScoped
 public class FileSearch {
@@ -48,7 +49,8 @@ public class FileSearch {
     if (request.include() != null && !request.include().isEmpty()) {
       args.put("include", pattern(request.include(), "include"));
     }
-    return SearchOutputCap.grep(ToolReplies.grep(call(request.sandbox(), args, "grep")), maxOutputChars);
+    GrepResult result = ToolReplies.grep(call(request.sandbox(), args, "grep"));
+    return SearchOutputCap.grep(result, SearchOutputCap.limit(request.sandbox(), maxOutputChars));
   }
 
   public GlobResult glob(GlobFiles request) {
@@ -62,7 +64,8 @@ public class FileSearch {
     if (request.exclude() != null && !request.exclude().isEmpty()) {
       args.put("exclude", pattern(request.exclude(), "exclude"));
     }
-    return SearchOutputCap.glob(ToolReplies.glob(call(request.sandbox(), args, "glob")), maxOutputChars);
+    GlobResult result = ToolReplies.glob(call(request.sandbox(), args, "glob"));
+    return SearchOutputCap.glob(result, SearchOutputCap.limit(request.sandbox(), maxOutputChars));
   }
 
   private JsonNode call(SandboxRef ref, ObjectNode args, String op) {

@@ -150,7 +150,7 @@ public class WorkspaceFiles {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxHits must be 1.." + Limits.SEARCH_MAX_HITS);
     }
     return call(ref, "search", args().put("path", dir).put("query", query).put("maxHits", hits), SEARCH_TIMEOUT)
-        .map(result -> SearchOutputCap.search(CelldReplies.search(result), maxOutputChars));
+        .map(result -> SearchOutputCap.search(CelldReplies.search(result), SearchOutputCap.limit(ref, maxOutputChars)));
   }
 
   private Uni<JsonNode> call(SandboxRef ref, String op, ObjectNode args, Duration timeout) {

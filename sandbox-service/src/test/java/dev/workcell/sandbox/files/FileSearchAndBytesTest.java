@@ -16,6 +16,7 @@ import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.SearchFiles;
 import dev.workcell.contracts.sandbox.SearchHit;
 import dev.workcell.contracts.sandbox.SearchResult;
@@ -133,5 +134,23 @@ class FileSearchAndBytesTest {
     assertThat(glob.truncated()).isTrue();
     assertThat(glob.matches()).hasSizeLessThan(1_000);
     assertThat(glob.matches().stream().mapToInt(match -> match.path().length()).sum()).isLessThanOrEqualTo(50_000);
+  }
+
+  @Test
+  void anOpenTerminalHomeIsNotCutByTheWorkOutputCap() {
+    SandboxRef home = sandboxes.newHome("search-cap");
+    try {
+      CommandResult setup = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(home,
+          "mkdir -p names && for i in $(seq 1 1000); do : > names/a-rather-long-file-name-that-fills-the-output-cap-$i.txt; done", 60),
+          CommandResult.class);
+      assertThat(setup.exitCode()).as(setup.stderr()).isZero();
+      // An Open Terminal directory archive lists up to 1,000 files this way (about 66,000 characters here).
+      GlobResult glob = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(home, "names", "*.txt", null, "file", 1_000),
+          GlobResult.class);
+      assertThat(glob.matches()).hasSize(1_000);
+      assertThat(glob.truncated()).isFalse();
+    } finally {
+      sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
+    }
   }
 }

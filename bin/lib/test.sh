@@ -115,6 +115,8 @@ wt_stack_tests() {
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
+  # These restart sandbox-service and agent-runner with the fixture model, a global cap of 2 and a 2 s command timeout.
+  wt_lifecycle_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   # Last before the restart checks: it restarts task-service and agent-runner with a fixture model.
   wt_runner_crash_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   wt_check "env prints the three exports scripts rely on" \
@@ -171,6 +173,7 @@ print("" if v is None else v)' "$1"
 source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
 source "$ROOT/bin/lib/test-runs.sh"
+source "$ROOT/bin/lib/test-lifecycle.sh"
 source "$ROOT/bin/lib/test-agent-routes.sh"
 
 run_all_tests() {

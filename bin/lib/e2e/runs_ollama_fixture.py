@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""A tiny model server for the runner-crash check (bin/lib/test-runs.sh), python3 stdlib only.
+"""A tiny model server for the run checks (bin/lib/test-runs.sh, bin/lib/test-lifecycle.sh), python3 stdlib only.
 
 Speaks what agent-runner's Ollama adapter uses: POST /api/show (capabilities with "tools") and
-POST /api/chat streaming NDJSON. Models whose name starts with "runs-" follow one script, chosen
-by how many tool results the conversation already holds:
-  0 -> write_file notes.txt,  1 -> run_command "sleep 120",  then -> a short final answer.
+POST /api/chat streaming NDJSON. A model follows the script of its name's prefix, one step per tool
+result the conversation already holds, then a short final answer:
+  runs-     write_file notes.txt, run_command "sleep 120" (timeout 300 s)
+  life-     write_file result.txt ("made by <model>")
+  slow-     run_command "sleep 5", write_file result.txt
+  preview-  write_file index.html, start_preview
+  timeout-  run_command "sleep 10" (no timeout of its own: the deployment's applies)
 Any other model is "not found" (404), as a real Ollama answers.
 """
 import argparse
@@ -16,15 +20,34 @@ from fixture_http import FixtureHandler
 NOTES = "Notes written by the runs fixture model.\n"
 
 
-def script(messages):
+def write(path, content):
+    return {"function": {"name": "write_file", "arguments": {"path": path, "content": content}}}
+
+
+def command(line, timeout=None):
+    arguments = {"command": line}
+    if timeout is not None:
+        arguments["timeout_seconds"] = timeout
+    return {"function": {"name": "run_command", "arguments": arguments}}
+
+
+def steps(model):
+    prefix = model.split("-", 1)[0] + "-"
+    return {
+        "runs-": [write("notes.txt", NOTES), command("sleep 120", 300)],
+        "life-": [write("result.txt", "made by %s\n" % model)],
+        "slow-": [command("sleep 5"), write("result.txt", "made by %s\n" % model)],
+        "preview-": [write("index.html", "<h1>%s</h1>\n" % model), {"function": {"name": "start_preview", "arguments": {}}}],
+        "timeout-": [command("sleep 10")],
+    }.get(prefix)
+
+
+def script(model, messages):
     done = sum(1 for m in messages if m.get("role") == "tool")
-    if done == 0:
-        return "I will write the notes first.", [{"function": {"name": "write_file",
-                                                              "arguments": {"path": "notes.txt", "content": NOTES}}}]
-    if done == 1:
-        return "Now the long job.", [{"function": {"name": "run_command",
-                                                   "arguments": {"command": "sleep 120", "timeout_seconds": 300}}}]
-    return "All done: notes.txt is written.", []
+    planned = steps(model)
+    if done < len(planned):
+        return "Step %d." % (done + 1), [planned[done]]
+    return "All done.", []
 
 
 class Handler(FixtureHandler):
@@ -45,7 +68,7 @@ class Handler(FixtureHandler):
             self.answer(400, {"error": "invalid request"})
             return
         model = str(request.get("model", ""))
-        if not model.startswith("runs-"):
+        if steps(model) is None:
             self.answer(404, {"error": "model '%s' not found" % model})
             return
         if self.path == "/api/show":
@@ -54,7 +77,7 @@ class Handler(FixtureHandler):
         if self.path != "/api/chat":
             self.answer(404, {"error": "not found"})
             return
-        text, calls = script(request.get("messages") or [])
+        text, calls = script(model, request.get("messages") or [])
         if not request.get("tools"):
             calls = []
         self.start_stream("application/x-ndjson")

@@ -1,0 +1,165 @@
+# shellcheck shell=bash
+# The Work runtime lifecycle end to end on a real stack (issue 25): finished work gives its sandbox
+# slot back, runs wait at the door instead of spending model rounds on a cap, previews keep their
+# sandbox, and the seed's command timeout reaches the model's commands. Sourced after
+# bin/lib/test.sh and bin/lib/test-runs.sh (the fixture model server); defines functions only.
+#
+#   wt_lifecycle_checks URL STATE STACK...
+#       URL: the stack's API; STATE: its state folder; STACK: the command that drives it. sandbox-service
+#       and agent-runner are restarted with a global cap of 2, WORK_COMMAND_TIMEOUT_MS=2000 and the
+#       fixture model; fresh admin accounts run the tasks.
+
+WT_LIFE_STOPPED_WITHIN=10 # seconds after a run's end by which its sandbox must be stopped
+WT_LIFE_DIR=
+
+wt_lifecycle_checks() {
+  local url=$1 state=$2 token
+  shift 2
+  local -a stack=("$@")
+  local -a env=(env "WORK_OLLAMA_URL=$(wt_runs_model_url)" WORK_MAX_ACTIVE_RUNTIMES_GLOBAL=2 WORK_COMMAND_TIMEOUT_MS=2000)
+  WT_LIFE_DIR=$(mktemp -d)
+
+  wt_check "lifecycle: the fixture model server answers" wt_runs_model_start
+  wt_check "lifecycle: sandbox-service and agent-runner restart with a global cap of 2 and a 2 s command timeout" \
+    wt_life_restart "$state" "${env[@]}" "${stack[@]}"
+  token=$("${stack[@]}" token --user "life-$$-$RANDOM" --role admin) || return 1
+  wt_check "lifecycle: one user runs five tasks in a row; each completes, its file is readable, its sandbox stops within ${WT_LIFE_STOPPED_WITHIN} s" \
+    wt_life_five_in_a_row "$url" "$token"
+  wt_check "lifecycle: a preview keeps its sandbox running past the grace until it is stopped" \
+    wt_life_preview_keeps "$url" "$token"
+  wt_check "lifecycle: three users start runs at once with a global cap of 2; one waits in line, all complete, no tool meets the cap" \
+    wt_life_three_at_once "$url" "${stack[@]}"
+  wt_check "lifecycle: WORK_COMMAND_TIMEOUT_MS=2000 times out a model's sleep 10" wt_life_command_timeout "$url" "$token"
+  wt_check "lifecycle: capabilities report the cap of 2 and a free instance after all this" \
+    wt_life_capabilities_free "$url" "$token"
+  rm -rf "$WT_LIFE_DIR"
+}
+
+wt_life_restart() {
+  local state=$1 svc
+  shift
+  for svc in agent-runner-service sandbox-service; do
+    wc_stop_pid "$svc" "$state/run/$svc.pid"
+  done
+  "$@" up
+}
+
+# wt_life_task URL TOKEN MODEL — creates a task with MODEL; prints its id.
+wt_life_task() {
+  local created
+  created=$(curl -sf -X POST -H "Authorization: Bearer $2" -H 'Content-Type: application/json' \
+    -d "{\"message\":\"Do your step.\",\"provider\":\"ollama\",\"model\":\"$3\"}" "$1/api/work/tasks") || return 1
+  wt_json task.id <<<"$created"
+}
+
+# wt_life_await_end URL TOKEN TASK SECONDS — waits until the task's latest run is final; prints its state.
+wt_life_await_end() {
+  local url=$1 token=$2 task=$3 limit=$4 start=$SECONDS detail run_state
+  while ((SECONDS - start < limit)); do
+    detail=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$task") || return 1
+    run_state=$(wt_json latestRun.state <<<"$detail")
+    case $run_state in
+      completed | needs_input | failed | cancelled)
+        echo "task $task: run $run_state ($(wt_json latestRun.reason <<<"$detail"))" >&2
+        printf '%s\n' "$run_state"
+        return 0 ;;
+    esac
+    sleep 0.25
+  done
+  echo "task $task: run still $run_state after $limit s" >&2
+  return 1
+}
+
+wt_life_container_state() {
+  docker ps -a --filter "label=dev.workcell.task=$1" --format '{{.State}}'
+}
+
+# wt_life_stopped_within TASK SECONDS — the task's sandbox container is not running within SECONDS.
+wt_life_stopped_within() {
+  local task=$1 limit=$2 start=$SECONDS
+  while [[ $(wt_life_container_state "$task") == *running* ]]; do
+    ((SECONDS - start < limit)) || { echo "sandbox of $task still running after $limit s" >&2; return 1; }
+    sleep 0.25
+  done
+  echo "sandbox of $task: $(wt_life_container_state "$task") after $((SECONDS - start)) s" >&2
+}
+
+wt_life_five_in_a_row() {
+  local url=$1 token=$2 i task model body
+  for i in 1 2 3 4 5; do
+    model="life-$i-$RANDOM"
+    task=$(wt_life_task "$url" "$token" "$model") || return 1
+    [[ $(wt_life_await_end "$url" "$token" "$task" 90) == completed ]] || return 1
+    body=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$task/file?path=result.txt") || return 1
+    [[ $(wt_json content <<<"$body") == "made by $model" ]] || { echo "result.txt of $task: $body"; return 1; }
+    wt_life_stopped_within "$task" "$WT_LIFE_STOPPED_WITHIN" || return 1
+  done
+}
+
+wt_life_preview_keeps() {
+  local url=$1 token=$2 task
+  task=$(wt_life_task "$url" "$token" "preview-$RANDOM") || return 1
+  [[ $(wt_life_await_end "$url" "$token" "$task" 90) == completed ]] || return 1
+  sleep "$WT_LIFE_STOPPED_WITHIN"
+  [[ $(wt_life_container_state "$task") == running ]] || { echo "the preview's sandbox stopped"; return 1; }
+  curl -sf -X POST -H "Authorization: Bearer $token" "$url/api/work/tasks/$task/preview/stop" || return 1
+  echo
+  wt_life_stopped_within "$task" "$WT_LIFE_STOPPED_WITHIN"
+}
+
+# Three fresh users (so the per-user cap of 2 is no factor) start a run each at the same moment.
+wt_life_three_at_once() {
+  local url=$1 i token task ended=0
+  shift
+  local -a tokens=() tasks=() creating=()
+  for i in 1 2 3; do
+    tokens+=("$("$@" token --user "life-many-$i-$$-$RANDOM" --role admin)") || return 1
+  done
+  for i in 0 1 2; do
+    wt_life_task "$url" "${tokens[$i]}" "slow-$i-$RANDOM" >"$WT_LIFE_DIR/task-$i" &
+    creating+=($!)
+  done
+  wait "${creating[@]}" # only these: the fixture model server is a child too
+  for i in 0 1 2; do
+    task=$(<"$WT_LIFE_DIR/task-$i")
+    [[ -n $task ]] || return 1
+    tasks+=("$task")
+  done
+  local waited=0 run
+  for i in 0 1 2; do
+    [[ $(wt_life_await_end "$url" "${tokens[$i]}" "${tasks[$i]}" 120) == completed ]] && ended=$((ended + 1))
+    run=$(curl -sf -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/${tasks[$i]}" | wt_json latestRun.id)
+    curl -s -N --max-time 10 -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/${tasks[$i]}/runs/$run/events" \
+      | grep -q '"awaiting":"runtime"' && waited=$((waited + 1))
+    # The model's view: no tool result speaks of runtime caps.
+    if curl -sf -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/${tasks[$i]}/messages?limit=50" \
+      | grep -q 'too_many_runtimes'; then
+      echo "task ${tasks[$i]}: a message mentions too_many_runtimes"
+      return 1
+    fi
+  done
+  echo "$ended of 3 runs completed, $waited waited in line for a slot"
+  ((ended == 3 && waited >= 1))
+}
+
+wt_life_command_timeout() {
+  local url=$1 token=$2 task start=$SECONDS messages
+  task=$(wt_life_task "$url" "$token" "timeout-$RANDOM") || return 1
+  [[ $(wt_life_await_end "$url" "$token" "$task" 60) == completed ]] || return 1
+  messages=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/tasks/$task/messages?limit=50") || return 1
+  echo "run took $((SECONDS - start)) s"
+  grep -o 'exit code [0-9-]* (timed out)' <<<"$messages" | head -n 1
+  grep -q '(timed out)' <<<"$messages"
+}
+
+wt_life_capabilities_free() {
+  local caps
+  caps=$(curl -sf -H "Authorization: Bearer $2" "$1/api/work/capabilities") || return 1
+  echo "runtime: $(wt_json runtime <<<"$caps")"
+  [[ $(wt_json runtime.globalCap <<<"$caps") == 2 && $(wt_json runtime.available <<<"$caps") == True ]] \
+    && wt_runs_wait 15 wt_life_instance_idle "$1" "$2"
+}
+
+wt_life_instance_idle() {
+  [[ $(curl -sf -H "Authorization: Bearer $2" "$1/api/work/capabilities" | wt_json runtime.globalActive) == 0 ]]
+}

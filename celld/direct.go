@@ -198,7 +198,7 @@ func searchPath(name, pathVar string) string {
 			}
 			return ""
 		}
-		if isType(&st, syscall.S_IFREG) && syscall.Access(p, 1) == nil {
+		if isType(&st, syscall.S_IFREG) && executable(p) {
 			return p
 		}
 		return ""
@@ -208,7 +208,7 @@ func searchPath(name, pathVar string) string {
 
 func executableFile(p string) bool {
 	var st syscall.Stat_t
-	return syscall.Stat(p, &st) == nil && isType(&st, syscall.S_IFREG) && syscall.Access(p, 1) == nil
+	return syscall.Stat(p, &st) == nil && isType(&st, syscall.S_IFREG) && executable(p)
 }
 
 func isDir(p string) bool {

@@ -49,6 +49,8 @@ func (t *jobTable) start(cmd *exec.Cmd, kind string) (*job, <-chan syscall.WaitS
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setsid = true
+	// As the workload user: its execve drops celld's capabilities (none are inheritable).
+	cmd.SysProcAttr.Credential = workload
 	ch, start, err := reaper().start(cmd)
 	if err != nil {
 		return nil, nil, err

@@ -33,6 +33,8 @@ func run(args []string) int {
 	maxOutput := fs.Int("max-output-chars", 50_000, "per-stream cap on exec output kept in the result")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	connect := fs.String("connect", "", "serve on this unix socket (after a token line on stdin) instead of stdin/stdout")
+	user := fs.String("user", "", "UID:GID celld drops to from root before serving (with --workload-user)")
+	workloadUser := fs.String("workload-user", "", "UID:GID every command runs as and every file operation acts as (with --user)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,6 +49,26 @@ func run(args []string) int {
 	if *maxOutput < 100 {
 		fmt.Fprintln(stderr, "celld: --max-output-chars must be at least 100")
 		return 2
+	}
+	if (*user == "") != (*workloadUser == "") {
+		fmt.Fprintln(stderr, "celld: --user and --workload-user go together")
+		return 2
+	}
+	if *user != "" {
+		self, err := parseIDs(*user)
+		work, werr := parseIDs(*workloadUser)
+		if err == nil {
+			err = werr
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "celld: --user, --workload-user: %v\n", err)
+			return 2
+		}
+		// Before anything else: nothing is read or opened with root's rights.
+		if err := becomeSupervisor(self, work); err != nil {
+			fmt.Fprintf(stderr, "celld: %v\n", err)
+			return 1
+		}
 	}
 	// A small heap target keeps idle RSS low; big reads are transient.
 	debug.SetGCPercent(50)

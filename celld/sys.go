@@ -16,6 +16,7 @@ const (
 	atFdcwd             = -100
 	atSymlinkNofollow   = 0x100
 	atRemovedir         = 0x200
+	atEaccess           = 0x200
 	renameNoreplace     = 0x1
 	renameExchange      = 0x2
 	prSetChildSubreaper = 36
@@ -133,11 +134,32 @@ func readlinkat(dirfd int, path string) (string, error) {
 }
 
 func setChildSubreaper() error {
-	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+	return prctl(prSetChildSubreaper, 1)
+}
+
+// prctl is for the options that hold for the whole process (per-thread ones go through allThreads).
+func prctl(option, arg uintptr) error {
+	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, option, arg, 0)
 	if e != 0 {
 		return e
 	}
 	return nil
+}
+
+// executable reports whether celld's file identity (the workload user's in a sandbox) may execute
+// p: faccessat2 with AT_EACCESS checks the filesystem ids, where access(2) would check celld's real
+// ones. Kernels before 5.8 lack it; there access(2) is the same answer outside a sandbox.
+func executable(p string) bool {
+	b, err := syscall.BytePtrFromString(p)
+	if err != nil {
+		return false
+	}
+	dirfd := atFdcwd
+	_, _, e := syscall.Syscall6(sysFaccessat2, uintptr(dirfd), uintptr(unsafe.Pointer(b)), 1, atEaccess, 0, 0)
+	if e == syscall.ENOSYS {
+		return syscall.Access(p, 1) == nil
+	}
+	return e == 0
 }
 
 func isType(st *syscall.Stat_t, t uint32) bool { return st.Mode&syscall.S_IFMT == t }

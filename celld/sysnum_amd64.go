@@ -8,4 +8,5 @@ const (
 	sysUnlinkat   = 263
 	sysReadlinkat = 267
 	sysGetrandom  = 318
+	sysFaccessat2 = 439
 )

@@ -8,4 +8,5 @@ const (
 	sysUnlinkat   = 35
 	sysReadlinkat = 78
 	sysGetrandom  = 278
+	sysFaccessat2 = 439
 )

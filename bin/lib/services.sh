@@ -103,14 +103,24 @@ wc_service_env() {
   esac
 }
 
-wc_service_running() { wc_pid_alive "$WC_RUN/$1.pid"; }
+# A service runs under its supervisor (bin/lib/supervise.sh), which restarts it when it exits.
+wc_service_running() { wc_pid_alive "$WC_RUN/$1.supervisor.pid"; }
+
+# wc_service_restarts SVC — how often its supervisor restarted it since the stack started (0 when never).
+wc_service_restarts() {
+  local count=0
+  [[ -s $WC_RUN/$1.restarts ]] && read -r count _ <"$WC_RUN/$1.restarts"
+  printf '%s\n' "${count:-0}"
+}
 wc_service_ready() { curl -sf -o /dev/null "http://127.0.0.1:${WC_PORT[$1]}/q/health/ready"; }
 
 wc_start_service() {
-  local svc=$1 pidfile=$WC_RUN/$1.pid
+  local svc=$1
   if wc_service_running "$svc"; then
     return 0
   fi
+  wc_stop_pid "$svc" "$WC_RUN/$svc.pid" # a service left behind by a supervisor that was killed
+  rm -f "$WC_RUN/$svc.restarts" # restarts count from here
   if curl -s -o /dev/null "http://127.0.0.1:${WC_PORT[$svc]}/"; then
     wc_die "port ${WC_PORT[$svc]} of $svc is taken by a process bin/workcell did not start"
   fi
@@ -122,25 +132,36 @@ wc_start_service() {
   rm -rf "$app" && mkdir -p "$WC_STATE/app" && cp -a "$(dirname "$(wc_jar "$svc")")" "$app"
   # A class-data archive per service, written at its first clean exit, shortens every later start.
   mkdir -p "$WC_STATE/cds"
-  env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 "${env_lines[@]}" \
-    setsid "$JAVA_HOME/bin/java" $WC_JAVA_OPTS -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
-    -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >>"$WC_LOGS/$svc.log" 2>&1 </dev/null &
-  echo $! >"$pidfile"
+  # The supervisor keeps the JVM running (it still exits on out-of-memory: a supervised process should).
+  setsid bash "$ROOT/bin/lib/supervise.sh" "$svc" "$WC_RUN" "$WC_LOGS" \
+    env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 "${env_lines[@]}" \
+    "$JAVA_HOME/bin/java" $WC_JAVA_OPTS -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
+    -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >/dev/null 2>&1 </dev/null &
+  echo $! >"$WC_RUN/$svc.supervisor.pid"
+}
+
+# wc_stop_service SVC [RUN_DIR] — stops the supervisor (which stops the service), then whatever is left.
+wc_stop_service() {
+  local svc=$1 run=${2:-$WC_RUN}
+  wc_stop_pid "$svc supervisor" "$run/$svc.supervisor.pid"
+  wc_stop_pid "$svc" "$run/$svc.pid"
 }
 
 # Starts every service, then shows one progress line until all are ready (or one fails).
 wc_start_services() {
   local svc start=$SECONDS limit=${WORKCELL_START_TIMEOUT:-90} ready pending line last=
+  local -A restarts=()
   for svc in "${WC_SERVICES[@]}"; do
     wc_start_service "$svc"
+    restarts[$svc]=$(wc_service_restarts "$svc")
   done
   while :; do
     ready=0 pending=()
     for svc in "${WC_SERVICES[@]}"; do
-      if ! wc_service_running "$svc"; then
+      if ! wc_service_running "$svc" || (($(wc_service_restarts "$svc") > ${restarts[$svc]})); then
         printf '\n' >&2
-        tail -n 30 "$WC_LOGS/$svc.log" >&2
-        wc_die "$svc exited during start (log: $WC_LOGS/$svc.log)"
+        tail -n 30 "$WC_LOGS/$svc.crashed.log" 2>/dev/null >&2 || tail -n 30 "$WC_LOGS/$svc.log" >&2
+        wc_die "$svc exited during start (log: $WC_LOGS/$svc.crashed.log)"
       fi
       if wc_service_ready "$svc"; then ready=$((ready + 1)); else pending+=("${svc%-service}"); fi
     done
@@ -163,7 +184,7 @@ wc_start_services() {
 wc_stop_services() {
   local svc
   for svc in "${WC_SERVICES[@]}"; do
-    wc_stop_pid "$svc" "$WC_RUN/$svc.pid"
+    wc_stop_service "$svc"
   done
 }
 

@@ -39,7 +39,7 @@ wt_life_restart() {
   local state=$1 svc
   shift
   for svc in agent-runner-service sandbox-service; do
-    wc_stop_pid "$svc" "$state/run/$svc.pid"
+    wc_stop_service "$svc" "$state/run"
   done
   "$@" up
 }
@@ -107,36 +107,43 @@ wt_life_preview_keeps() {
   wt_life_stopped_within "$task" "$WT_LIFE_STOPPED_WITHIN"
 }
 
-# Three fresh users (so the per-user cap of 2 is no factor) start a run each at the same moment.
+# Three fresh users (so the per-user cap of 2 is no factor) start a run each at the same moment; each
+# run's live stream is followed from its start, since a finished run's stream replays no events.
 wt_life_three_at_once() {
-  local url=$1 i token task ended=0
+  local url=$1 i task run ended=0 waited=0
   shift
-  local -a tokens=() tasks=() creating=()
+  local -a tokens=() tasks=() creating=() streams=()
   for i in 1 2 3; do
     tokens+=("$("$@" token --user "life-many-$i-$$-$RANDOM" --role admin)") || return 1
   done
   for i in 0 1 2; do
-    wt_life_task "$url" "${tokens[$i]}" "slow-$i-$RANDOM" >"$WT_LIFE_DIR/task-$i" &
+    curl -sf -X POST -H "Authorization: Bearer ${tokens[$i]}" -H 'Content-Type: application/json' \
+      -d "{\"message\":\"Do your step.\",\"provider\":\"ollama\",\"model\":\"slow-$i-$RANDOM\"}" \
+      "$url/api/work/tasks" >"$WT_LIFE_DIR/created-$i" &
     creating+=($!)
   done
   wait "${creating[@]}" # only these: the fixture model server is a child too
   for i in 0 1 2; do
-    task=$(<"$WT_LIFE_DIR/task-$i")
-    [[ -n $task ]] || return 1
+    task=$(wt_json task.id <"$WT_LIFE_DIR/created-$i")
+    run=$(wt_json run.id <"$WT_LIFE_DIR/created-$i")
+    [[ -n $task && -n $run ]] || return 1
     tasks+=("$task")
+    curl -s -N --max-time 120 -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/$task/runs/$run/events" \
+      >"$WT_LIFE_DIR/events-$i" 2>/dev/null &
+    streams+=($!)
   done
-  local waited=0 run
   for i in 0 1 2; do
     [[ $(wt_life_await_end "$url" "${tokens[$i]}" "${tasks[$i]}" 120) == completed ]] && ended=$((ended + 1))
-    run=$(curl -sf -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/${tasks[$i]}" | wt_json latestRun.id)
-    curl -s -N --max-time 10 -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/${tasks[$i]}/runs/$run/events" \
-      | grep -q '"awaiting":"runtime"' && waited=$((waited + 1))
     # The model's view: no tool result speaks of runtime caps.
     if curl -sf -H "Authorization: Bearer ${tokens[$i]}" "$url/api/work/tasks/${tasks[$i]}/messages?limit=50" \
       | grep -q 'too_many_runtimes'; then
       echo "task ${tasks[$i]}: a message mentions too_many_runtimes"
       return 1
     fi
+  done
+  wait "${streams[@]}" # each stream ends with its run's done event
+  for i in 0 1 2; do
+    grep -q '"awaiting":"runtime"' "$WT_LIFE_DIR/events-$i" && waited=$((waited + 1))
   done
   echo "$ended of 3 runs completed, $waited waited in line for a slot"
   ((ended == 3 && waited >= 1))

@@ -66,7 +66,7 @@ wt_runs_restart() {
   local state=$1 svc
   shift
   for svc in agent-runner-service task-service; do
-    wc_stop_pid "$svc" "$state/run/$svc.pid"
+    wc_stop_service "$svc" "$state/run"
   done
   "$@" up
 }

@@ -37,6 +37,10 @@ public enum ErrorCode {
   RATE_LIMITED("rate_limited", 429, "Too many requests; try again after Retry-After seconds"),
   SAFE_MODE("safe_mode", 503, "The sandbox runtime is in safe mode until cleanup is proven"),
   SERVICE_UNAVAILABLE("service_unavailable", 503, "A backing service is not available"),
+  /** A sandbox's request queue (or the service-wide one) is full: its celld is not reading, or is stopped. */
+  SANDBOX_BUSY("sandbox_busy", 503, "The sandbox is not taking requests; try again later"),
+  /** Network-enabled sandboxes are refused until the closed sandbox network is proven (decision 0008). */
+  SANDBOX_NETWORK_UNVERIFIED("sandbox_network_unverified", 503, "The sandbox network's firewall is not in place"),
   UPSTREAM_TIMEOUT("upstream_timeout", 504, "A backing service did not answer in time"),
   NOT_IMPLEMENTED("not_implemented", 501, "This capability has not landed yet"),
   INTERNAL("internal", 500, "Internal error"),

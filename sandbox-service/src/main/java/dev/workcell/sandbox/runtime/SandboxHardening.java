@@ -9,14 +9,15 @@ import java.util.List;
  */
 public final class SandboxHardening {
 
-  public static final int VERSION = 4;
+  public static final int VERSION = 5;
 
   public static final String USER = "1000:1000";
   /** A task's mount point; a home mounts its volume at {@link SandboxKey#HOME_DIR} instead (see SandboxSpec). */
   public static final String WORKSPACE = "/workspace";
   public static final String TMP = "/tmp";
   public static final List<String> CAP_DROP = List.of("ALL");
-  public static final List<String> SECURITY_OPT = List.of("no-new-privileges");
+  /** Workcell's own seccomp profile (the engine's default without io_uring), see {@link SeccompProfile}. */
+  public static final List<String> SECURITY_OPT = List.of("no-new-privileges", SeccompProfile.SECURITY_OPT);
   public static final boolean READ_ONLY_ROOT = true;
   public static final boolean INIT = true;
   public static final boolean PRIVILEGED = false;
@@ -45,7 +46,7 @@ public final class SandboxHardening {
   /** Everything above in one line, hashed into the policy label. */
   public static String describe() {
     return "v=" + VERSION + ";user=" + USER + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
-        + ";secopt=" + SECURITY_OPT + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
+        + ";secopt=[no-new-privileges, seccomp=sha256:" + SeccompProfile.SHA256 + "]" + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
         + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT + ";celldmount=" + CELLD_MOUNT + ":ro"
         + ";celld=" + CELLD_DIR + ":ro";
   }

@@ -52,7 +52,7 @@ class SandboxHardeningTest {
     assertThat(host.getTmpFs().get("/tmp")).contains("nosuid", "nodev", "size=");
     assertThat(host.getCapDrop()).containsExactly(Capability.ALL);
     assertThat(host.getCapAdd()).isNullOrEmpty();
-    assertThat(host.getSecurityOpts()).containsExactly("no-new-privileges");
+    assertThat(host.getSecurityOpts()).containsExactly("no-new-privileges", SeccompProfile.SECURITY_OPT);
     assertThat(host.getPrivileged()).isFalse();
     assertThat(host.getInit()).isTrue();
     assertThat(host.getMemory()).isEqualTo(2L << 30);

@@ -9,6 +9,7 @@ import com.github.dockerjava.api.model.Ports;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.SandboxSpec;
+import dev.workcell.sandbox.runtime.SeccompProfile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,7 +46,7 @@ final class HardeningCheck {
     expect(drift, "tmpfs", Map.of(SandboxHardening.TMP, SandboxHardening.tmpOptions(spec.tmpBytes())), orEmpty(host.getTmpFs()));
     expect(drift, "cap-drop", SandboxHardening.CAP_DROP, caps(host.getCapDrop()));
     expect(drift, "cap-add", List.of(), caps(host.getCapAdd()));
-    expect(drift, "security-opt", SandboxHardening.SECURITY_OPT, orEmpty(host.getSecurityOpts()));
+    expect(drift, "security-opt", named(SandboxHardening.SECURITY_OPT), named(orEmpty(host.getSecurityOpts())));
     expect(drift, "privileged", SandboxHardening.PRIVILEGED, Boolean.TRUE.equals(host.getPrivileged()));
     expect(drift, "init", SandboxHardening.INIT, Boolean.TRUE.equals(host.getInit()));
     expect(drift, "ipc mode", SandboxHardening.IPC_MODE, host.getIpcMode());
@@ -120,6 +121,11 @@ final class HardeningCheck {
   /** Inspect names containers with a leading slash. */
   private static String containerName(String inspected) {
     return inspected != null && inspected.startsWith("/") ? inspected.substring(1) : inspected;
+  }
+
+  /** A seccomp profile is compared by its hash, so a drift line names it instead of printing 9 kB of JSON. */
+  private static List<String> named(List<String> securityOpts) {
+    return securityOpts.stream().map(opt -> opt.startsWith("seccomp=") ? "seccomp=sha256:" + SeccompProfile.sha256(opt) : opt).toList();
   }
 
   private static List<String> caps(Capability[] caps) {

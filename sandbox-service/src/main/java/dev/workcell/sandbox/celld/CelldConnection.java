@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.RequestQueueFull;
 import io.quarkus.logging.Log;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -156,6 +157,11 @@ public final class CelldConnection implements ExecStream.Listener {
     }
     try {
       stream.write(FrameDecoder.encode(body));
+    } catch (RequestQueueFull full) {
+      // Only this request is refused: the ones already queued still get their answers (or time out).
+      pending.remove(id);
+      sinks.remove(id);
+      throw new WorkcellException(ErrorCode.SANDBOX_BUSY, full.getMessage());
     } catch (IOException e) {
       pending.remove(id);
       sinks.remove(id);

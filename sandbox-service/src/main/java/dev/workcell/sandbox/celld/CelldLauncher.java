@@ -8,6 +8,7 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.CelldChannels;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxInstance;
@@ -35,10 +36,12 @@ public class CelldLauncher {
 
   private final SandboxDriver driver;
   private final SandboxSettings settings;
+  private final RequestQueueBudget queues;
 
-  public CelldLauncher(SandboxDriver driver, SandboxSettings settings) {
+  public CelldLauncher(SandboxDriver driver, SandboxSettings settings, RequestQueueBudget queues) {
     this.driver = driver;
     this.settings = settings;
+    this.queues = queues;
   }
 
   /** celld confined to the sandbox's mount point; {@code name} is for logs. */
@@ -67,7 +70,7 @@ public class CelldLauncher {
       try {
         exec.write(socket.tokenLine());
         SocketChannel channel = socket.accept(CONNECT_TIMEOUT);
-        return SocketFrameStream.start(name, channel, exec, connection);
+        return SocketFrameStream.start(name, channel, exec, connection, queues.share());
       } catch (IOException | RuntimeException e) {
         exec.close();
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld's socket failed: " + e.getMessage() + connection.stderrSuffix(), e);

@@ -1,6 +1,7 @@
 package dev.workcell.sandbox.celld;
 
 import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -13,13 +14,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * celld's frames over its unix socket, with the exec that started celld alongside (its stdin's EOF
  * stops celld, its stderr explains a failure). Requests are written on the caller's thread without
- * blocking: what the socket does not take at once queues (bounded) for the reader thread to flush,
- * so a celld that stops reading can never stall a caller — nothing in a sandbox may hold our threads.
+ * blocking: what the socket does not take at once queues for the reader thread to flush, so a celld
+ * that stops reading can never stall a caller — nothing in a sandbox may hold our threads. The queue
+ * is bounded by the sandbox's {@link RequestQueueBudget.Share}; a celld that reads nothing of it for
+ * 30 s is dropped, so a stopped celld gives its share back and the next request starts a new one.
  */
 final class SocketFrameStream implements ExecStream {
 
-  /** Requests are at most one 8 MiB frame each; more than this queued means celld is stuck or stopped. */
-  private static final long MAX_BACKLOG = 64L << 20;
+  private static final long STALL_NANOS = 30_000_000_000L;
+  private static final String STALL = "30 s";
   private static final int READ_CHUNK = 64 << 10;
 
   private final SocketChannel channel;
@@ -27,22 +30,26 @@ final class SocketFrameStream implements ExecStream {
   private final ExecStream exec;
   private final Listener listener;
   private final ArrayDeque<ByteBuffer> backlog = new ArrayDeque<>();
-  private long backlogBytes;
+  private final RequestQueueBudget.Share share;
+  private long lastProgress;
   private final AtomicBoolean ended = new AtomicBoolean();
 
-  private SocketFrameStream(SocketChannel channel, Selector selector, ExecStream exec, Listener listener) {
+  private SocketFrameStream(SocketChannel channel, Selector selector, ExecStream exec, Listener listener,
+      RequestQueueBudget.Share share) {
     this.channel = channel;
+    this.share = share;
     this.selector = selector;
     this.exec = exec;
     this.listener = listener;
   }
 
   /** Starts reading {@code channel} on a thread of its own; frames go to {@code listener.stdout}. */
-  static SocketFrameStream start(String name, SocketChannel channel, ExecStream exec, Listener listener) throws IOException {
+  static SocketFrameStream start(String name, SocketChannel channel, ExecStream exec, Listener listener,
+      RequestQueueBudget.Share share) throws IOException {
     channel.configureBlocking(false);
     Selector selector = Selector.open();
     channel.register(selector, SelectionKey.OP_READ);
-    SocketFrameStream stream = new SocketFrameStream(channel, selector, exec, listener);
+    SocketFrameStream stream = new SocketFrameStream(channel, selector, exec, listener, share);
     Thread.ofPlatform().daemon().name("celld-socket " + name).start(stream::loop);
     return stream;
   }
@@ -54,17 +61,16 @@ final class SocketFrameStream implements ExecStream {
       if (ended.get()) {
         throw new IOException("celld's socket is closed");
       }
+      // Reserved before any byte is written: a refused request must leave no partial frame behind.
+      share.take(buffer.remaining());
       if (backlog.isEmpty()) {
-        channel.write(buffer);
+        share.give(channel.write(buffer));
         if (!buffer.hasRemaining()) {
           return;
         }
-      }
-      if (backlogBytes + buffer.remaining() > MAX_BACKLOG) {
-        throw new IOException("celld is not reading its requests (" + MAX_BACKLOG + " bytes queued)");
+        lastProgress = System.nanoTime();
       }
       backlog.add(buffer);
-      backlogBytes += buffer.remaining();
     }
     selector.wakeup();
   }
@@ -86,8 +92,9 @@ final class SocketFrameStream implements ExecStream {
       SelectionKey key = channel.keyFor(selector);
       while (!ended.get()) {
         key.interestOps(SelectionKey.OP_READ | (backlogged() ? SelectionKey.OP_WRITE : 0));
-        selector.select();
+        selector.select(1_000);
         selector.selectedKeys().clear();
+        requireProgress();
         if (!readAvailable(in)) {
           break;
         }
@@ -114,6 +121,14 @@ final class SocketFrameStream implements ExecStream {
     return n == 0;
   }
 
+  private void requireProgress() throws IOException {
+    synchronized (backlog) {
+      if (!backlog.isEmpty() && System.nanoTime() - lastProgress > STALL_NANOS) {
+        throw new IOException("celld read none of its " + share.queued() + " queued request bytes for " + STALL);
+      }
+    }
+  }
+
   private boolean backlogged() {
     synchronized (backlog) {
       return !backlog.isEmpty();
@@ -124,7 +139,11 @@ final class SocketFrameStream implements ExecStream {
     synchronized (backlog) {
       while (!backlog.isEmpty()) {
         ByteBuffer head = backlog.peek();
-        backlogBytes -= channel.write(head);
+        int written = channel.write(head);
+        if (written > 0) {
+          share.give(written);
+          lastProgress = System.nanoTime();
+        }
         if (head.hasRemaining()) {
           return;
         }
@@ -139,7 +158,7 @@ final class SocketFrameStream implements ExecStream {
     }
     synchronized (backlog) {
       backlog.clear();
-      backlogBytes = 0;
+      share.giveAll();
     }
     try {
       channel.close();

@@ -154,6 +154,16 @@ public interface SandboxSettings {
      * {@code dev.workcell.celld-sha256}), else {@code workcell/sandbox:dev}.
      */
     Optional<String> image();
+
+    /**
+     * Requests one sandbox may have waiting for its celld to read them ({@code 4m}); past it a request
+     * fails at once with {@code sandbox_busy}. An empty queue always takes one request (up to 8 MiB).
+     */
+    @WithDefault("4m")
+    String queueLimit();
+
+    /** The same across every sandbox together; absent: an eighth of the JVM's maximum heap. */
+    Optional<String> queueTotal();
   }
 
   interface Home {

@@ -90,6 +90,10 @@ public class SandboxSettingsValidator {
       require(problems, s.celld().socketDir().startsWith("/") && longest.getBytes(StandardCharsets.UTF_8).length <= 107,
           "celld.socket-dir", s.celld().socketDir(), "must be an absolute path short enough for a unix socket path (" + longest + ")");
     }
+    require(problems, ResourceQuantities.memoryBytes(s.celld().queueLimit()).orElse(0) >= 64 << 10, "celld.queue-limit",
+        s.celld().queueLimit(), "must be a size of at least 64k such as 4m");
+    s.celld().queueTotal().ifPresent(total -> require(problems, ResourceQuantities.memoryBytes(total).orElse(0) >= 1 << 20,
+        "celld.queue-total", total, "must be a size of at least 1m such as 32m"));
     return problems;
   }
 

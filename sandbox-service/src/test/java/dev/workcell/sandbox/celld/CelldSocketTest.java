@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
+import dev.workcell.sandbox.runtime.RequestQueueFull;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -74,21 +76,26 @@ class CelldSocketTest {
       try (SocketChannel stopped = dial(dir.resolve("celld.sock"))) {
         hello(stopped, "{\"hello\":\"" + token + "\"}");
         Recorder listener = new Recorder();
-        SocketFrameStream stream = SocketFrameStream.start("t-unit", accepted.get(10, TimeUnit.SECONDS), new IdleExec(), listener);
-        byte[] frame = new byte[8 << 20];
+        RequestQueueBudget budget = new RequestQueueBudget(4 << 20, 64 << 20);
+        SocketFrameStream stream = SocketFrameStream.start("t-unit", accepted.get(10, TimeUnit.SECONDS), new IdleExec(), listener,
+            budget.share());
         long started = System.nanoTime();
         int written = 0;
         try {
           for (; written < 20; written++) {
-            stream.write(frame.clone());
+            stream.write(new byte[1 << 20]);
           }
-        } catch (IOException expected) {
-          assertThat(expected.getMessage()).contains("not reading");
+        } catch (RequestQueueFull expected) {
+          assertThat(expected.getMessage()).contains("celld has not read");
         }
-        assertThat(written).isBetween(7, 9); // 64 MiB queue, plus what the socket buffer took
+        // 4 MiB queued, plus what the socket buffer took; an 8 MiB frame still fits nowhere now.
+        assertThat(written).isBetween(4, 8);
+        assertThatThrownBy(() -> stream.write(new byte[8 << 20])).isInstanceOf(RequestQueueFull.class);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(budget.used()).isBetween(2L << 20, 4L << 20);
         stream.close();
         assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isNull();
+        assertThat(budget.used()).isZero();
       }
     }
   }

@@ -64,6 +64,14 @@ class SandboxSettingsValidatorTest {
   }
 
   @Test
+  void celldsRequestQueueNeedsSizes() {
+    DockerSettings local = () -> "unix:///var/run/docker.sock";
+    assertThat(String.join("\n", SandboxSettingsValidator.celldProblems(settings(Map.of("queueLimit", "4 m", "queueTotal", "1k")), local)))
+        .contains("workcell.sandbox.celld.queue-limit = '4 m'").contains("workcell.sandbox.celld.queue-total = '1k'");
+    assertThat(SandboxSettingsValidator.celldProblems(settings(Map.of("queueLimit", "2m", "queueTotal", "64m")), local)).isEmpty();
+  }
+
+  @Test
   void theCelldSocketNeedsALocalEngineAndAShortPath() {
     DockerSettings local = () -> "unix:///var/run/docker.sock";
     DockerSettings remote = () -> "tcp://127.0.0.1:2375";
@@ -136,6 +144,8 @@ class SandboxSettingsValidatorTest {
           public String channel() { return o.getOrDefault("channel", "auto"); }
           public String socketDir() { return o.getOrDefault("socketDir", "/run/workcell/cells"); }
           public Optional<String> image() { return Optional.empty(); }
+          public String queueLimit() { return o.getOrDefault("queueLimit", "4m"); }
+          public Optional<String> queueTotal() { return Optional.ofNullable(o.get("queueTotal")); }
         };
       }
     };

@@ -18,6 +18,7 @@ import dev.workcell.messaging.NatsRequester;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.health.SafeModeReadinessCheck;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.SandboxNames;
@@ -117,7 +118,7 @@ class StartupReconcilerTest {
   void anUnreachableEngineKeepsSafeMode() throws Exception {
     try (DockerClient dead = DockerStreamsClient.create("unix:///tmp/workcell-no-such-docker.sock")) {
       SafeMode isolated = new SafeMode();
-      var deadDriver = new DockerSandboxDriver(dead, dead, settings);
+      var deadDriver = new DockerSandboxDriver(dead, dead, settings, new RequestQueueBudget(4 << 20, 64 << 20));
       var attempt = new StartupReconciler(deadDriver, requester, isolated, lifecycle, settings);
       assertThatThrownBy(attempt::reconcileOnce).isInstanceOfSatisfying(WorkcellException.class,
           e -> assertThat(e.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE));

@@ -3,6 +3,7 @@ package dev.workcell.sandbox.runtime.docker;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
@@ -12,10 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** One attached {@code docker exec}: stdin from a {@link StdinPipe}, stdout/stderr frames to a listener. */
 final class DockerExecStream implements ExecStream, ResultCallback<Frame> {
 
-  /** Requests are at most one 8 MiB frame each; more than this queued means the process is stuck. */
-  private static final long MAX_QUEUED_STDIN = 64L << 20;
-
-  private final StdinPipe stdin = new StdinPipe(MAX_QUEUED_STDIN);
+  private final StdinPipe stdin;
   private final Listener listener;
   private static final long HARD_CLOSE_GRACE_SECONDS = 5;
 
@@ -23,8 +21,9 @@ final class DockerExecStream implements ExecStream, ResultCallback<Frame> {
   private volatile Closeable response;
   private volatile boolean streamEnded;
 
-  DockerExecStream(Listener listener) {
+  DockerExecStream(Listener listener, RequestQueueBudget.Share queue) {
     this.listener = listener;
+    this.stdin = new StdinPipe(queue);
   }
 
   StdinPipe stdin() {

@@ -20,6 +20,7 @@ import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.ManagedVolume;
 import dev.workcell.sandbox.runtime.PreviewEndpoint;
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxInstance;
@@ -46,13 +47,16 @@ public class DockerSandboxDriver implements SandboxDriver {
   private final ManagedNetwork network;
   private final HelperContainer helpers;
   private final CelldVolume celld;
+  private final RequestQueueBudget queues;
 
   /**
    * @param docker API calls, with a response timeout
    * @param streams long-lived exec attachments, without one (an idle celld must not time out)
    */
-  public DockerSandboxDriver(DockerClient docker, @Streaming DockerClient streams, SandboxSettings settings) {
+  public DockerSandboxDriver(DockerClient docker, @Streaming DockerClient streams, SandboxSettings settings,
+      RequestQueueBudget queues) {
     this.docker = docker;
+    this.queues = queues;
     this.streams = streams;
     this.settings = settings;
     this.network = new ManagedNetwork(docker);
@@ -198,7 +202,7 @@ public class DockerSandboxDriver implements SandboxDriver {
           .withWorkingDir(workdir)
           .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(false)
           .exec().getId();
-      DockerExecStream stream = new DockerExecStream(listener);
+      DockerExecStream stream = new DockerExecStream(listener, queues.share());
       streams.execStartCmd(execId).withDetach(false).withTty(false).withStdIn(stream.stdin()).exec(stream);
       return stream;
     });

@@ -1,29 +1,29 @@
 package dev.workcell.sandbox.runtime.docker;
 
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The stdin of an attached exec: writers enqueue whole frames, docker-java's copy thread reads them.
- * Unlike PipedInputStream it does not die with the writing thread, and it bounds what may queue up.
+ * Unlike PipedInputStream it does not die with the writing thread, and what may queue up is bounded
+ * by the exec's {@link RequestQueueBudget.Share}.
  */
 final class StdinPipe extends InputStream {
 
   private static final byte[] EOF = new byte[0];
 
   private final BlockingQueue<byte[]> chunks = new LinkedBlockingQueue<>();
-  private final AtomicLong pending = new AtomicLong();
-  private final long maxPending;
+  private final RequestQueueBudget.Share share;
   private volatile boolean closed;
   private byte[] current;
   private int position;
 
-  StdinPipe(long maxPending) {
-    this.maxPending = maxPending;
+  StdinPipe(RequestQueueBudget.Share share) {
+    this.share = share;
   }
 
   /** Queues {@code data}, which the caller hands over: it must not change it afterwards (no copy is made). */
@@ -31,10 +31,7 @@ final class StdinPipe extends InputStream {
     if (closed) {
       throw new IOException("stdin is closed");
     }
-    if (pending.addAndGet(data.length) > maxPending) {
-      pending.addAndGet(-data.length);
-      throw new IOException("the process is not reading its stdin (" + maxPending + " bytes queued)");
-    }
+    share.take(data.length);
     chunks.add(data);
   }
 
@@ -66,7 +63,7 @@ final class StdinPipe extends InputStream {
     int n = Math.min(length, current.length - position);
     System.arraycopy(current, position, buffer, offset, n);
     position += n;
-    pending.addAndGet(-n);
+    share.give(n);
     return n;
   }
 
@@ -75,6 +72,8 @@ final class StdinPipe extends InputStream {
     if (!closed) {
       closed = true;
       chunks.add(EOF);
+      // What is still queued may never be read; a late read gives back nothing more than is held.
+      share.giveAll();
     }
   }
 }

@@ -34,7 +34,7 @@ wc_ensure_packages() {
   local missing=() cmd pkg
   local -A need=(
     [pg_ctlcluster]=postgresql [nats-server]=nats-server [go]=golang-go [debootstrap]=debootstrap
-    [openssl]=openssl [curl]=curl [dockerd]=docker.io [setsid]=util-linux [mvn]=maven
+    [openssl]=openssl [curl]=curl [dockerd]=docker.io [setsid]=util-linux [mvn]=maven [iptables]=iptables
   )
   for cmd in "${!need[@]}"; do
     command -v "$cmd" >/dev/null 2>&1 || [[ -x /usr/sbin/$cmd ]] || missing+=("${need[$cmd]}")

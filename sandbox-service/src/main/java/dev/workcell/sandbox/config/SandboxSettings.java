@@ -64,6 +64,14 @@ public interface SandboxSettings {
   String networkName();
 
   /**
+   * Prove with a probe container that the managed network cannot reach the host or private ranges
+   * before a network-enabled sandbox starts, and refuse those sandboxes until it holds; false only where
+   * a NetworkPolicy or firewall of the operator's closes the network (decision 0008).
+   */
+  @WithDefault("true")
+  boolean closedNetworkCheck();
+
+  /**
    * Resolver IP literals forced on networked sandboxes, comma-separated (WORK_RUNTIME_DNS); entries
    * that are not addresses are dropped with a warning.
    */

@@ -119,6 +119,7 @@ class SandboxSettingsValidatorTest {
       public String previewBind() { return o.getOrDefault("bind", "127.0.0.1"); }
       public Optional<String> dockerPublishedHost() { return Optional.ofNullable(o.get("publishedHost")); }
       public String networkName() { return o.getOrDefault("network", "workcell-sandbox"); }
+      public boolean closedNetworkCheck() { return true; }
       public Optional<String> runtimeDns() { return Optional.ofNullable(o.get("dns")); }
       public long runtimeIdleTimeoutMs() { return 0; }
       public Duration releaseGrace() { return Duration.ofSeconds(3); }

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One short-lived container from Workcell's own image for work a sandbox must not do itself: no
- * network, read-only root, every capability dropped but the ones named, no-new-privileges, small
- * limits. Labelled with the instance (so tests' cleanup finds a leftover) but not managed, so
- * reconciliation never mistakes it for a sandbox.
+ * network (the closed-network probe excepted), read-only root, every capability dropped but the
+ * ones named, no-new-privileges, small limits. Labelled with the instance (so tests' cleanup finds a
+ * leftover) but not managed, so reconciliation never mistakes it for a sandbox.
  */
 final class HelperContainer {
 
@@ -35,8 +35,14 @@ final class HelperContainer {
 
   /** Runs {@code command} to its end and returns its exit code; the container is always removed. */
   int run(String purpose, String image, String user, List<String> command, List<Mount> mounts, List<Capability> capAdd) {
+    return run(purpose, image, user, command, mounts, capAdd, "none");
+  }
+
+  /** {@link #run} on {@code network} instead of none: only for probing what that network lets through. */
+  int run(String purpose, String image, String user, List<String> command, List<Mount> mounts, List<Capability> capAdd,
+      String network) {
     HostConfig host = HostConfig.newHostConfig()
-        .withNetworkMode("none")
+        .withNetworkMode(network)
         .withReadonlyRootfs(true)
         .withCapDrop(Capability.ALL)
         .withCapAdd(capAdd.toArray(Capability[]::new))

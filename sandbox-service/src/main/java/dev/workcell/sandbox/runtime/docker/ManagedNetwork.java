@@ -8,15 +8,25 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import io.quarkus.logging.Log;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * The managed sandbox bridge: created with inter-container communication disabled and the managed
- * label. A same-named network lacking either is the operator's, and sandboxes never join it.
+ * The managed sandbox bridge: created with inter-container communication disabled, the managed
+ * label and a host interface named {@code wcsbx-…}, which the launcher's firewall
+ * ({@code bin/lib/sandbox-firewall.sh}) closes before the network even exists. A same-named network
+ * lacking label, ICC option or driver is the operator's, and sandboxes never join it; a managed one
+ * from before the interface name is recreated.
  */
 final class ManagedNetwork {
 
   static final String ICC_OPTION = "com.docker.network.bridge.enable_icc";
+  static final String BRIDGE_NAME_OPTION = "com.docker.network.bridge.name";
+  /** The firewall matches {@code wcsbx+}; an interface name has at most 15 characters. */
+  static final String BRIDGE_PREFIX = "wcsbx-";
 
   private final DockerClient docker;
 
@@ -24,24 +34,69 @@ final class ManagedNetwork {
     this.docker = docker;
   }
 
-  void ensure(String name) {
+  /** The network's id once it is the managed bridge (created or recreated when needed). */
+  String ensure(String name) {
     Network existing = find(name);
-    if (existing == null) {
-      try {
-        docker.createNetworkCmd().withName(name).withDriver("bridge").withCheckDuplicate(true)
-            .withOptions(Map.of(ICC_OPTION, "false"))
-            .withLabels(Map.of(SandboxLabels.MANAGED, "true"))
-            .exec();
-        Log.infof("created managed sandbox network %s (icc disabled)", name);
-        return;
-      } catch (ConflictException raced) {
-        existing = find(name);
-        if (existing == null) {
-          throw raced;
+    if (existing != null) {
+      requireManaged(existing);
+      if (bridgeName(name).equals(options(existing).get(BRIDGE_NAME_OPTION))) {
+        return existing.getId();
+      }
+      recreate(existing);
+    }
+    try {
+      String id = docker.createNetworkCmd().withName(name).withDriver("bridge").withCheckDuplicate(true)
+          .withOptions(Map.of(ICC_OPTION, "false", BRIDGE_NAME_OPTION, bridgeName(name)))
+          .withLabels(Map.of(SandboxLabels.MANAGED, "true"))
+          .exec().getId();
+      Log.infof("created managed sandbox network %s (icc disabled, interface %s)", name, bridgeName(name));
+      return id;
+    } catch (ConflictException raced) {
+      Network created = find(name);
+      if (created == null) {
+        throw raced;
+      }
+      requireManaged(created);
+      return created.getId();
+    }
+  }
+
+  /** {@code wcsbx-} and 9 hex of the network name: stable, distinct per name, short enough for an interface. */
+  static String bridgeName(String network) {
+    try {
+      byte[] hash = MessageDigest.getInstance("SHA-256").digest(network.getBytes(StandardCharsets.UTF_8));
+      return BRIDGE_PREFIX + HexFormat.of().formatHex(hash).substring(0, 9);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+    }
+  }
+
+  /**
+   * A managed network from before the fixed interface name is outside the firewall: its sandboxes
+   * are cut off (they drift and are recreated on the new network, workspace kept) and it is removed.
+   */
+  private void recreate(Network outdated) {
+    Log.warnf("managed sandbox network %s has no %s interface (made by an older Workcell): recreating it",
+        outdated.getName(), BRIDGE_PREFIX);
+    Network current = docker.inspectNetworkCmd().withNetworkId(outdated.getId()).exec();
+    if (current.getContainers() != null) {
+      for (String container : current.getContainers().keySet()) {
+        try {
+          docker.disconnectFromNetworkCmd().withNetworkId(outdated.getId()).withContainerId(container).withForce(true).exec();
+        } catch (NotFoundException gone) {
+          // left meanwhile
         }
       }
     }
-    requireManaged(existing);
+    try {
+      docker.removeNetworkCmd(outdated.getId()).exec();
+    } catch (NotFoundException gone) {
+      // another replica removed it
+    }
+  }
+
+  private static Map<String, String> options(Network network) {
+    return network.getOptions() == null ? Map.of() : network.getOptions();
   }
 
   private Network find(String name) {
@@ -56,7 +111,7 @@ final class ManagedNetwork {
 
   private static void requireManaged(Network network) {
     Map<String, String> labels = network.getLabels() == null ? Map.of() : network.getLabels();
-    Map<String, String> options = network.getOptions() == null ? Map.of() : network.getOptions();
+    Map<String, String> options = options(network);
     boolean managed = "true".equals(labels.get(SandboxLabels.MANAGED));
     boolean iccOff = "false".equals(options.get(ICC_OPTION));
     if (!managed || !iccOff || !"bridge".equals(network.getDriver())) {

@@ -44,7 +44,10 @@ public interface SandboxDriver {
   /** Every managed workspace volume of this deployment, in one labelled query. */
   List<ManagedVolume> listManagedVolumes();
 
-  /** Starts {@code command} as the sandbox user in {@code workdir} with stdin/stdout attached. */
+  /**
+   * Starts celld's {@code command} in {@code workdir} with stdin/stdout attached, as
+   * root ({@link SandboxHardening#CONTAINER_USER}): celld becomes its own user before it serves.
+   */
   ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener);
 
   /**

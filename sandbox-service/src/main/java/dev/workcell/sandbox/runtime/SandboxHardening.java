@@ -9,13 +9,24 @@ import java.util.List;
  */
 public final class SandboxHardening {
 
-  public static final int VERSION = 5;
+  public static final int VERSION = 6;
 
+  /** The workload's identity: every command's, the owner of every file celld makes. */
   public static final String USER = "1000:1000";
+  /**
+   * The container's user. Root, because only then does Docker give an exec as root the added
+   * capabilities (with a non-root container user every exec gets none); only --init, the idle sleep
+   * and celld's exec run as it.
+   */
+  public static final String CONTAINER_USER = "0:0";
+  /** celld's own identity, out of the workload's reach (decision 0007): exec'd as root, it takes this on before serving. */
+  public static final String CELLD_USER = "999:999";
   /** A task's mount point; a home mounts its volume at {@link SandboxKey#HOME_DIR} instead (see SandboxSpec). */
   public static final String WORKSPACE = "/workspace";
   public static final String TMP = "/tmp";
   public static final List<String> CAP_DROP = List.of("ALL");
+  /** Kept by celld alone (commands start as {@link #USER}, leftovers get killed); a command's execve drops them. */
+  public static final List<String> CAP_ADD = List.of("KILL", "SETGID", "SETUID");
   /** Workcell's own seccomp profile (the engine's default without io_uring), see {@link SeccompProfile}. */
   public static final List<String> SECURITY_OPT = List.of("no-new-privileges", SeccompProfile.SECURITY_OPT);
   public static final boolean READ_ONLY_ROOT = true;
@@ -45,9 +56,9 @@ public final class SandboxHardening {
 
   /** Everything above in one line, hashed into the policy label. */
   public static String describe() {
-    return "v=" + VERSION + ";user=" + USER + ";tmp=" + TMP + ";capdrop=" + CAP_DROP
+    return "v=" + VERSION + ";user=" + USER + ";container-user=" + CONTAINER_USER + ";tmp=" + TMP + ";capdrop=" + CAP_DROP + ";capadd=" + CAP_ADD
         + ";secopt=[no-new-privileges, seccomp=sha256:" + SeccompProfile.SHA256 + "]" + ";ro=" + READ_ONLY_ROOT + ";init=" + INIT + ";privileged=" + PRIVILEGED
         + ";ipc=" + IPC_MODE + ";entrypoint=" + ENTRYPOINT + ";celldmount=" + CELLD_MOUNT + ":ro"
-        + ";celld=" + CELLD_DIR + ":ro";
+        + ";celld=" + CELLD_DIR + ":ro;celld-user=" + CELLD_USER;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Capability;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.sandbox.FileContent;
@@ -110,13 +111,38 @@ class SandboxLifecycleTest {
       labels.put(SandboxLabels.POLICY_HASH, "0".repeat(64));
       String forged = docker.createContainerCmd(inspect.getConfig().getImage())
           .withName(SandboxNames.container(ref.taskId())).withLabels(labels)
-          .withUser("1000:1000").withWorkingDir("/workspace").withEntrypoint("sleep", "infinity")
+          .withUser(inspect.getConfig().getUser()).withWorkingDir("/workspace").withEntrypoint("sleep", "infinity")
           .withHostConfig(inspect.getHostConfig()).exec().getId();
       String reused = sandboxes.ensure(ref).containerId();
       assertThat(reused).isNotEqualTo(forged);
       assertThat(docker.inspectContainerCmd(reused).exec().getConfig().getLabels().get(SandboxLabels.POLICY_HASH))
           .isEqualTo(inspect.getConfig().getLabels().get(SandboxLabels.POLICY_HASH));
       assertThat(read(ref, "keep.txt")).isEqualTo("kept");
+    } finally {
+      sandboxes.deleteQuietly(ref);
+    }
+  }
+
+  @Test
+  void capabilitiesOtherThanCelldsThreeAreDriftAndRecreated() {
+    SandboxRef ref = sandboxes.newTask("caps-owner");
+    try {
+      sandboxes.ensure(ref);
+      write(ref, "keep.txt", "kept");
+      for (Capability[] caps : List.of(new Capability[] {Capability.KILL, Capability.SETGID, Capability.SETUID, Capability.SYS_PTRACE},
+          new Capability[] {Capability.SETGID, Capability.SETUID})) {
+        var inspect = docker.inspectContainerCmd(sandboxes.ensure(ref).containerId()).exec();
+        docker.removeContainerCmd(inspect.getId()).withForce(true).exec();
+        String forged = docker.createContainerCmd(inspect.getConfig().getImage())
+            .withName(SandboxNames.container(ref.taskId())).withLabels(inspect.getConfig().getLabels())
+            .withUser(inspect.getConfig().getUser()).withWorkingDir("/workspace").withEntrypoint("sleep", "infinity")
+            .withHostConfig(inspect.getHostConfig().withCapAdd(caps)).exec().getId();
+        String reused = sandboxes.ensure(ref).containerId();
+        assertThat(reused).as("cap-add %s", List.of(caps)).isNotEqualTo(forged);
+        assertThat(docker.inspectContainerCmd(reused).exec().getHostConfig().getCapAdd())
+            .containsExactlyInAnyOrder(Capability.KILL, Capability.SETGID, Capability.SETUID);
+        assertThat(read(ref, "keep.txt")).isEqualTo("kept");
+      }
     } finally {
       sandboxes.deleteQuietly(ref);
     }

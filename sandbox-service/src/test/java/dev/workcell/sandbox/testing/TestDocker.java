@@ -1,14 +1,17 @@
 package dev.workcell.sandbox.testing;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Network;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.docker.DockerStreamsClient;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /** Test-side Docker access and cleanup of everything the tests create (found by label, never by name). */
 public final class TestDocker {
@@ -24,6 +27,17 @@ public final class TestDocker {
   public static DockerClient client() {
     String host = System.getenv().getOrDefault("DOCKER_HOST", "unix:///var/run/docker.sock");
     return DockerStreamsClient.create(host);
+  }
+
+  /** Kills a sandbox's celld from outside, as root: the workload itself cannot (decision 0007). */
+  public static void killCelld(DockerClient docker, String container) throws InterruptedException {
+    String exec = docker.execCreateCmd(container).withUser("0:0").withCmd("pkill", "-KILL", "-x", "celld")
+        .withAttachStdout(true).withAttachStderr(true).exec().getId();
+    docker.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>()).awaitCompletion(30, TimeUnit.SECONDS);
+    Long code = docker.inspectExecCmd(exec).exec().getExitCodeLong();
+    if (code == null || code != 0) {
+      throw new IllegalStateException("pkill celld in " + container + " exited " + code);
+    }
   }
 
   /** Removes every container, volume and network the tests made. */

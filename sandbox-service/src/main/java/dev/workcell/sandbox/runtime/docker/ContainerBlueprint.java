@@ -29,6 +29,7 @@ final class ContainerBlueprint {
         .withReadonlyRootfs(SandboxHardening.READ_ONLY_ROOT)
         .withTmpFs(Map.of(SandboxHardening.TMP, SandboxHardening.tmpOptions(spec.tmpBytes())))
         .withCapDrop(SandboxHardening.CAP_DROP.stream().map(Capability::valueOf).toArray(Capability[]::new))
+        .withCapAdd(SandboxHardening.CAP_ADD.stream().map(Capability::valueOf).toArray(Capability[]::new))
         .withSecurityOpts(SandboxHardening.SECURITY_OPT)
         .withPrivileged(SandboxHardening.PRIVILEGED)
         .withInit(SandboxHardening.INIT)
@@ -42,7 +43,7 @@ final class ContainerBlueprint {
     CreateContainerCmd cmd = docker.createContainerCmd(spec.image())
         .withName(name)
         .withLabels(labels)
-        .withUser(SandboxHardening.USER)
+        .withUser(SandboxHardening.CONTAINER_USER)
         .withWorkingDir(spec.workdir())
         .withEntrypoint(SandboxHardening.ENTRYPOINT)
         .withHostConfig(host);

@@ -36,7 +36,7 @@ final class HardeningCheck {
     Map<String, String> labels = config.getLabels() == null ? Map.of() : config.getLabels();
     expect(drift, "label " + SandboxLabels.MANAGED, "true", labels.get(SandboxLabels.MANAGED));
     expect(drift, "label " + SandboxLabels.POLICY_HASH, spec.hash(), labels.get(SandboxLabels.POLICY_HASH));
-    expect(drift, "user", SandboxHardening.USER, config.getUser());
+    expect(drift, "user", SandboxHardening.CONTAINER_USER, config.getUser());
     expect(drift, "working dir", spec.workdir(), config.getWorkingDir());
     if (spec.home()) {
       expect(drift, "env HOME", true, list(config.getEnv()).contains("HOME=" + spec.workdir()));
@@ -45,7 +45,7 @@ final class HardeningCheck {
     expect(drift, "read-only root", true, host.getReadonlyRootfs());
     expect(drift, "tmpfs", Map.of(SandboxHardening.TMP, SandboxHardening.tmpOptions(spec.tmpBytes())), orEmpty(host.getTmpFs()));
     expect(drift, "cap-drop", SandboxHardening.CAP_DROP, caps(host.getCapDrop()));
-    expect(drift, "cap-add", List.of(), caps(host.getCapAdd()));
+    expect(drift, "cap-add", SandboxHardening.CAP_ADD.stream().sorted().toList(), caps(host.getCapAdd()));
     expect(drift, "security-opt", named(SandboxHardening.SECURITY_OPT), named(orEmpty(host.getSecurityOpts())));
     expect(drift, "privileged", SandboxHardening.PRIVILEGED, Boolean.TRUE.equals(host.getPrivileged()));
     expect(drift, "init", SandboxHardening.INIT, Boolean.TRUE.equals(host.getInit()));

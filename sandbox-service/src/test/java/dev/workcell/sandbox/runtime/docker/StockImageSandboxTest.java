@@ -138,7 +138,7 @@ class StockImageSandboxTest {
           .toList();
       String forged = docker.createContainerCmd(inspect.getConfig().getImage())
           .withName(SandboxNames.container(ref.taskId())).withLabels(inspect.getConfig().getLabels())
-          .withUser("1000:1000").withWorkingDir("/workspace").withEntrypoint("sleep", "infinity")
+          .withUser(inspect.getConfig().getUser()).withWorkingDir("/workspace").withEntrypoint("sleep", "infinity")
           .withHostConfig(inspect.getHostConfig().withMounts(mounts)).exec().getId();
 
       String after = sandboxes.ensure(ref).containerId();

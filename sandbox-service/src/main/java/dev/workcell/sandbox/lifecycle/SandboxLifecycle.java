@@ -291,12 +291,16 @@ public class SandboxLifecycle {
         spec = specs.resolve(policy, key.workdir());
         instance = driver.create(key, spec, specs.encode(policy));
       }
+      boolean celldHeld = instance.running() && current != null && current.celld().open()
+          && current.instance().containerId().equals(instance.containerId());
+      if (instance.running() && !celldHeld) {
+        instance = stopUnsupervised(key, instance);
+      }
       if (!instance.running()) {
         driver.start(instance, spec);
         instance = new SandboxInstance(instance.containerId(), instance.name(), "running", instance.labels());
       }
-      CelldConnection connection = current != null && current.celld().open()
-          && current.instance().containerId().equals(instance.containerId()) ? current.celld() : celld.open(key.describe(), instance, spec);
+      CelldConnection connection = celldHeld ? current.celld() : celld.open(key.describe(), instance, spec);
       ActiveSandbox started = new ActiveSandbox(instance, spec, connection);
       active.put(taskId, started);
       return started;
@@ -330,6 +334,18 @@ public class SandboxLifecycle {
   }
 
   private record Verified(SandboxInstance instance, SandboxSpec spec) {}
+
+  /**
+   * A running sandbox whose celld this process does not hold lost it (killed, crashed, or never
+   * ours): what its workload started may still run, unseen by a new celld. Stopping the container
+   * ends every process in it before celld is started again.
+   */
+  private SandboxInstance stopUnsupervised(SandboxKey key, SandboxInstance instance) {
+    Log.warnf("the sandbox of %s runs without its celld; restarting it so nothing its workload started outlives celld", key.describe());
+    deactivate(key.id(), "celld's channel was lost");
+    driver.stop(instance);
+    return new SandboxInstance(instance.containerId(), instance.name(), "stopped", instance.labels());
+  }
 
   private void deactivate(String taskId, String why) {
     ActiveSandbox gone = active.remove(taskId);

@@ -183,10 +183,24 @@ func (t *jobTable) ownerOf(p procInfo) (string, bool) {
 	return "", true
 }
 
-// killIfSame signals pid only if it is still the process we saw (guards against pid reuse).
+// killIfSame signals pid only if it is still the process we saw. A pidfd pins the process before
+// its start time is checked, so a pid reused meanwhile is never hit: with CAP_KILL celld could
+// otherwise signal another user's process that took the number.
 func killIfSame(p procInfo, sig syscall.Signal) {
+	fd, err := pidfdOpen(p.pid)
+	if err == syscall.ESRCH {
+		return
+	}
+	if err != nil {
+		// No pidfd (kernel before 5.3, or a seccomp profile without it): check, then kill.
+		if cur, ok := readProcStat(p.pid); ok && cur.start == p.start {
+			syscall.Kill(p.pid, sig)
+		}
+		return
+	}
+	defer syscall.Close(fd)
 	if cur, ok := readProcStat(p.pid); ok && cur.start == p.start {
-		syscall.Kill(p.pid, sig)
+		pidfdSendSignal(fd, sig)
 	}
 }
 

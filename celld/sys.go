@@ -137,6 +137,24 @@ func setChildSubreaper() error {
 	return prctl(prSetChildSubreaper, 1)
 }
 
+// pidfdOpen returns a descriptor (close-on-exec) that keeps referring to pid's process even if
+// the number is reused.
+func pidfdOpen(pid int) (int, error) {
+	fd, _, e := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+func pidfdSendSignal(fd int, sig syscall.Signal) error {
+	_, _, e := syscall.Syscall6(sysPidfdSendSignal, uintptr(fd), uintptr(sig), 0, 0, 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
 // prctl is for the options that hold for the whole process (per-thread ones go through allThreads).
 func prctl(option, arg uintptr) error {
 	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, option, arg, 0)

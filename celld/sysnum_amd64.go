@@ -9,4 +9,7 @@ const (
 	sysReadlinkat = 267
 	sysGetrandom  = 318
 	sysFaccessat2 = 439
+	// pidfd_open and pidfd_send_signal share one number on every architecture.
+	sysPidfdOpen       = 434
+	sysPidfdSendSignal = 424
 )

@@ -15,6 +15,7 @@ import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import dev.workcell.sandbox.testing.SandboxClient;
+import io.quarkus.logging.Log;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -86,6 +87,8 @@ class StalledCelldTest {
       // What waits for the stopped celld is its small queue, not the burst.
       assertThat(budget.used()).isLessThanOrEqualTo(4 * MIB + 2 * MIB);
       long grown = usedHeapAfterGc() - heapBefore;
+      Log.infof("stalled celld: %d of %d writes refused within %d ms, %d bytes queued, heap grew %d KiB", refused.size(), BURST,
+          lastRefusal.get() / 1_000_000, budget.used(), grown >> 10);
       assertThat(grown).as("heap growth in bytes while %d MiB of requests were sent", BURST).isLessThan(32 * MIB);
     } finally {
       signal("CONT", celld);

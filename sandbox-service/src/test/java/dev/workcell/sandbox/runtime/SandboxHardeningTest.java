@@ -102,6 +102,8 @@ class SandboxHardeningTest {
     assertThat(network.getDriver()).isEqualTo("bridge");
     assertThat(network.getLabels()).containsEntry(SandboxLabels.MANAGED, "true");
     assertThat(network.getOptions()).containsEntry("com.docker.network.bridge.enable_icc", "false");
+    // The launcher's firewall closes every wcsbx-* interface, this one included (decision 0008).
+    assertThat(network.getOptions().get("com.docker.network.bridge.name")).matches("wcsbx-[0-9a-f]{9}");
   }
 
   @Test

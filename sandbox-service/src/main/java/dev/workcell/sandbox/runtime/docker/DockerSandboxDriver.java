@@ -31,6 +31,7 @@ import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,7 @@ public class DockerSandboxDriver implements SandboxDriver {
   private final HelperContainer helpers;
   private final CelldVolume celld;
   private final RequestQueueBudget queues;
+  private final ClosedNetworkCheck closedNetwork;
 
   /**
    * @param docker API calls, with a response timeout
@@ -62,6 +64,7 @@ public class DockerSandboxDriver implements SandboxDriver {
     this.network = new ManagedNetwork(docker);
     this.helpers = new HelperContainer(docker, settings.instance());
     this.celld = new CelldVolume(docker, helpers, settings.celld().image(), settings.runtimeImage(), settings.instance());
+    this.closedNetwork = new ClosedNetworkCheck(docker, helpers, settings.closedNetworkCheck());
   }
 
   @Override
@@ -88,8 +91,12 @@ public class DockerSandboxDriver implements SandboxDriver {
       if (inspect.isEmpty()) {
         return List.of("container is gone");
       }
-      return HardeningCheck.drift(inspect.get(), spec, key.volume(settings.instance()), celld.current().volume(),
-          imageId(spec.image()));
+      List<String> drift = new ArrayList<>(HardeningCheck.drift(inspect.get(), spec, key.volume(settings.instance()),
+          celld.current().volume(), imageId(spec.image())));
+      if (spec.network()) {
+        networkDrift(inspect.get(), spec.networkName()).ifPresent(drift::add);
+      }
+      return drift;
     });
   }
 
@@ -99,7 +106,7 @@ public class DockerSandboxDriver implements SandboxDriver {
       String volume = ensureVolume(key);
       CelldVolume.Source celldSource = celld.ensure();
       if (spec.network()) {
-        network.ensure(spec.networkName());
+        requireClosedNetwork(spec, celldSource);
       }
       Map<String, String> labels = new HashMap<>(key.labels(settings.instance()));
       labels.put(SandboxLabels.POLICY_HASH, spec.hash());
@@ -131,6 +138,9 @@ public class DockerSandboxDriver implements SandboxDriver {
   @Override
   public void start(SandboxInstance instance, SandboxSpec spec) {
     run("start sandbox " + instance.name(), () -> {
+      if (spec.network()) {
+        requireClosedNetwork(spec, celld.ensure());
+      }
       prepareCelldSocketDir(spec, instance.name());
       try {
         docker.startContainerCmd(instance.containerId()).exec();
@@ -222,6 +232,26 @@ public class DockerSandboxDriver implements SandboxDriver {
       String host = settings.dockerPublishedHost().orElse(bindings[0].getHostIp());
       return Optional.of(new PreviewEndpoint(host, Integer.parseInt(bindings[0].getHostPortSpec())));
     }));
+  }
+
+  /** Network-enabled sandboxes run only on the managed bridge, and only once it is proven closed. */
+  private void requireClosedNetwork(SandboxSpec spec, CelldVolume.Source celldSource) {
+    String networkId = network.ensure(spec.networkName());
+    closedNetwork.require(spec.networkName(), networkId, celldSource.image());
+  }
+
+  /** A sandbox attached to a managed network that was since recreated (an older, unfirewalled one). */
+  private Optional<String> networkDrift(InspectContainerResponse inspect, String name) {
+    var networks = inspect.getNetworkSettings() == null ? null : inspect.getNetworkSettings().getNetworks();
+    var endpoint = networks == null ? null : networks.get(name);
+    String attached = endpoint == null ? null : endpoint.getNetworkID();
+    if (attached == null || attached.isBlank()) {
+      return Optional.empty();
+    }
+    // ensure: an outdated managed network is recreated here, so its sandboxes drift now rather than fail to start.
+    String current = network.ensure(name);
+    return attached.equals(current) ? Optional.empty()
+        : Optional.of("network id: attached to " + attached + ", the managed network " + name + " is " + current);
   }
 
   /** A bind mount's source must exist when the container is created and every time it starts (/run empties on reboot). */

@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * PDF, DOCX, XLSX and PPTX to text, converted inside the user's own sandbox by a small python3
+ * PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP and EPUB to text, converted inside the user's own sandbox by a small python3
  * program (untrusted documents never reach a parser in the gateway). Program and path travel as
  * environment variables; the command line is constant, so no file name is ever interpolated.
  */
@@ -46,6 +46,7 @@ public class DocumentText {
         case 0 -> {
           return new Text(result.stdout() == null ? "" : result.stdout(), result.truncated());
         }
+        case 5 -> throw new WorkcellException(ErrorCode.NOT_FOUND, "File not found");
         case 3, 127 -> throw new WorkcellException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
             "This sandbox image has no tool to read " + kind + " files as text" + reason(result));
         default -> throw new WorkcellException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,

@@ -19,6 +19,8 @@ public final class MediaTypes {
       Map.entry("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
       Map.entry("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
       Map.entry("pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+      Map.entry("odt", "application/vnd.oasis.opendocument.text"), Map.entry("ods", "application/vnd.oasis.opendocument.spreadsheet"),
+      Map.entry("odp", "application/vnd.oasis.opendocument.presentation"), Map.entry("epub", "application/epub+zip"),
       Map.entry("txt", "text/plain"), Map.entry("log", "text/plain"), Map.entry("md", "text/markdown"),
       Map.entry("csv", "text/csv"), Map.entry("html", "text/html"), Map.entry("htm", "text/html"),
       Map.entry("css", "text/css"), Map.entry("js", "text/javascript"), Map.entry("mjs", "text/javascript"),
@@ -31,7 +33,7 @@ public final class MediaTypes {
   private static final Set<String> RAW_IMAGES = Set.of("png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "tif", "tiff", "avif");
 
   /** Documents read_file converts to text inside the sandbox. */
-  private static final Set<String> DOCUMENTS = Set.of("pdf", "docx", "xlsx", "pptx");
+  private static final Set<String> DOCUMENTS = Set.of("pdf", "docx", "xlsx", "pptx", "odt", "ods", "odp", "epub");
 
   private MediaTypes() {}
 

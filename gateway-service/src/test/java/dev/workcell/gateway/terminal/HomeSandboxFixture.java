@@ -51,6 +51,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * sandbox-service's home sandboxes played in memory: one file tree and one process table per
@@ -128,7 +129,7 @@ public class HomeSandboxFixture {
       return new FileWritten(body.path(), "v", body.data().length);
     });
     serve(responder, SandboxSubjects.FILES_MKDIR, MakeDirectory.class, MakeDirectory::sandbox, (actor, body) -> {
-      files(body.sandbox().homeUserId()).put(check(body.path()) + "/", new byte[0]);
+      files(body.sandbox().homeUserId()).put(entry(body.path()) + "/", new byte[0]);
       return new FileChanged(body.path(), true);
     });
     serve(responder, SandboxSubjects.FILES_DELETE, DeleteFile.class, DeleteFile::sandbox, (actor, body) -> {
@@ -141,8 +142,12 @@ public class HomeSandboxFixture {
     });
     serve(responder, SandboxSubjects.FILES_MOVE, MoveFile.class, MoveFile::sandbox, (actor, body) -> {
       Map<String, byte[]> files = files(body.sandbox().homeUserId());
-      byte[] data = Optional.ofNullable(files.remove(check(body.from()))).orElseThrow(() -> new WorkcellException(ErrorCode.NOT_FOUND, "no such file"));
-      files.put(check(body.to()), data);
+      String to = entry(body.to());
+      if (to.contains("/") && !files.containsKey(to.substring(0, to.lastIndexOf('/') + 1))) {
+        throw new WorkcellException(ErrorCode.NOT_FOUND, "no such directory"); // celld: the target's parent is missing
+      }
+      byte[] data = Optional.ofNullable(files.remove(entry(body.from()))).orElseThrow(() -> new WorkcellException(ErrorCode.NOT_FOUND, "no such file"));
+      files.put(to, data);
       return new FileChanged(body.to(), true);
     });
     serve(responder, SandboxSubjects.FILES_GREP, GrepFiles.class, GrepFiles::sandbox, (actor, body) -> {
@@ -160,11 +165,20 @@ public class HomeSandboxFixture {
       return new GrepResult(hits, false);
     });
     serve(responder, SandboxSubjects.FILES_GLOB, GlobFiles.class, GlobFiles::sandbox, (actor, body) -> {
-      String suffix = body.pattern().replace("**/", "").replace("*", "");
+      String dir = check(body.path());
+      if (!dir.isEmpty() && files(body.sandbox().homeUserId()).containsKey(dir)) {
+        throw new WorkcellException(ErrorCode.NOT_A_DIRECTORY, dir + ": not a directory");
+      }
+      Pattern pattern = segmentGlob(body.pattern());
+      String type = body.type() == null ? "any" : body.type();
       List<GlobResult.GlobMatch> matches = new ArrayList<>();
       files(body.sandbox().homeUserId()).forEach((path, data) -> {
-        if (!path.endsWith("/") && beneath(check(body.path()), path) && path.endsWith(suffix)) {
-          matches.add(new GlobResult.GlobMatch(path, "file", data.length, 1_700_000_000_000L));
+        boolean isDir = path.endsWith("/");
+        String bare = isDir ? path.substring(0, path.length() - 1) : path;
+        String relative = dir.isEmpty() ? bare : bare.substring(Math.min(bare.length(), dir.length() + 1));
+        boolean wanted = type.equals("any") || type.equals(isDir ? "directory" : "file");
+        if (wanted && !bare.equals(dir) && beneath(dir, bare) && pattern.matcher(relative).matches()) {
+          matches.add(new GlobResult.GlobMatch(bare, isDir ? "dir" : "file", data.length, 1_700_000_000_000L));
         }
       });
       matches.sort((a, b) -> a.path().compareTo(b.path()));
@@ -226,6 +240,9 @@ public class HomeSandboxFixture {
   private static FileList list(Actor actor, ListFiles body) {
     home(SandboxSubjects.FILES_LIST, actor, body, body.sandbox());
     String dir = check(body.path());
+    if (files(body.sandbox().homeUserId()).containsKey(dir)) {
+      throw new WorkcellException(ErrorCode.NOT_A_DIRECTORY, dir + ": not a directory");
+    }
     if (!dir.isEmpty() && !files(body.sandbox().homeUserId()).containsKey(dir + "/")) {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "no such directory");
     }
@@ -244,6 +261,9 @@ public class HomeSandboxFixture {
   private static FileContent read(Actor actor, ReadFile body) {
     home(SandboxSubjects.FILES_READ, actor, body, body.sandbox());
     byte[] data = bytes(body.sandbox(), body.path());
+    if (data.length > 2_000_000) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "exceeds 2000000 bytes");
+    }
     String text = new String(data, StandardCharsets.UTF_8);
     if (!Arrays.equals(text.getBytes(StandardCharsets.UTF_8), data)) {
       throw new WorkcellException(ErrorCode.NOT_UTF8, null);
@@ -268,8 +288,8 @@ public class HomeSandboxFixture {
 
   private static FileEntry stat(SandboxRef ref, String path) {
     Map<String, byte[]> files = files(ref.homeUserId());
-    String clean = check(path);
-    if (clean.isEmpty() || files.containsKey(clean + "/")) {
+    String clean = entry(path);
+    if (files.containsKey(clean + "/")) {
       return new FileEntry(clean, "dir", 0, 0, 0755, "v");
     }
     byte[] data = files.get(clean);
@@ -288,7 +308,11 @@ public class HomeSandboxFixture {
   }
 
   private static byte[] bytes(SandboxRef ref, String path) {
-    byte[] data = files(ref.homeUserId()).get(check(path));
+    String clean = entry(path);
+    if (files(ref.homeUserId()).containsKey(clean + "/")) {
+      throw new WorkcellException(ErrorCode.IS_A_DIRECTORY, clean + ": is a directory");
+    }
+    byte[] data = files(ref.homeUserId()).get(clean);
     if (data == null) {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "no such file");
     }
@@ -310,6 +334,35 @@ public class HomeSandboxFixture {
       throw new WorkcellException(ErrorCode.PATH_ESCAPE, "fixture: the gateway sent " + value);
     }
     return value;
+  }
+
+  /** As sandbox-service's WorkspacePath.entry: the home itself is not an entry. */
+  private static String entry(String path) {
+    String clean = check(path);
+    if (clean.isEmpty()) {
+      throw new WorkcellException(ErrorCode.INVALID_PATH, "a path below the workspace root is required");
+    }
+    return clean;
+  }
+
+  /** celld's glob: {@code **} segments cross directories, {@code *} and {@code ?} stay within a name. */
+  private static Pattern segmentGlob(String glob) {
+    String[] segments = glob.split("/");
+    StringBuilder regex = new StringBuilder();
+    for (int i = 0; i < segments.length; i++) {
+      boolean last = i == segments.length - 1;
+      if (segments[i].equals("**")) {
+        regex.append(last ? ".*" : "(?:[^/]+/)*");
+        continue;
+      }
+      for (char c : segments[i].toCharArray()) {
+        regex.append(c == '*' ? "[^/]*" : c == '?' ? "[^/]" : Pattern.quote(String.valueOf(c)));
+      }
+      if (!last) {
+        regex.append('/');
+      }
+    }
+    return Pattern.compile(regex.toString());
   }
 
   private static boolean beneath(String dir, String path) {

@@ -3,7 +3,7 @@ package dev.workcell.gateway.terminal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.ReadBytes;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
@@ -35,7 +35,7 @@ class TerminalPathTest {
   void acceptedPathsReachTheSandboxHomeRelative(String given, String sent) {
     Terminal.as("paths-user").queryParam("path", given).when().get("/files/read").then().statusCode(200)
         .body("path", equalTo("/home/user/" + sent));
-    assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_READ, ReadFile.class)).extracting(ReadFile::path).containsExactly(sent);
+    assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_READ_BYTES, ReadBytes.class)).extracting(ReadBytes::path).containsExactly(sent);
   }
 
   @ParameterizedTest(name = "{0} refused with {1} {2}")
@@ -72,14 +72,14 @@ class TerminalPathTest {
         .body("content", equalTo("top\n"));
     // The same session id of another user is another session.
     Terminal.as("someone-else", "chat-1").when().get("/files/cwd").then().body("cwd", equalTo("/home/user"));
-    assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_READ, ReadFile.class)).extracting(ReadFile::path)
+    assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_READ_BYTES, ReadBytes.class)).extracting(ReadBytes::path)
         .isEqualTo(List.of("proj/a", "a"));
   }
 
   @Test
   void theCwdMustBeAnExistingDirectory() {
     Terminal.as("paths-user", "chat-3").contentType("application/json").body("{\"path\":\"a\"}")
-        .when().post("/files/cwd").then().statusCode(400).body("code", equalTo("not_a_directory"));
+        .when().post("/files/cwd").then().statusCode(404).body("detail", equalTo("Directory not found"));
     Terminal.as("paths-user", "chat-3").contentType("application/json").body("{\"path\":\"missing\"}")
         .when().post("/files/cwd").then().statusCode(404);
   }

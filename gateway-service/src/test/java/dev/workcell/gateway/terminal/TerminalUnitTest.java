@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.gateway.terminal.service.EscapeDecoder;
 import dev.workcell.gateway.terminal.service.HomePaths;
+import dev.workcell.gateway.terminal.service.LineWindow;
 import dev.workcell.gateway.terminal.service.TextLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,7 +63,7 @@ class TerminalUnitTest {
     assertThat(TextLines.split("a\nb\r\nc\rd")).containsExactly("a\n", "b\r\n", "c\r", "d");
     assertThat(TextLines.split("")).isEmpty();
     assertThat(TextLines.split("x\n")).containsExactly("x\n");
-    assertThat(TextLines.range(TextLines.split("1\n2\n3\n"), 2, 99)).isEqualTo("2\n3\n");
-    assertThat(TextLines.range(TextLines.split("1\n2\n3\n"), 5, null)).isEmpty();
+    assertThat(LineWindow.of("1\n2\n3\n", 2, 99)).isEqualTo(new LineWindow.Lines(3, "2\n3\n"));
+    assertThat(LineWindow.of("1\n2\n3\n", 5, null)).isEqualTo(new LineWindow.Lines(3, ""));
   }
 }

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** The Open Terminal–compatible API ({@code /api/open-terminal}). */
@@ -28,7 +29,7 @@ public interface TerminalSettings {
   @WithDefault("60s")
   Duration sandboxDeadline();
 
-  /** Largest file /files/view, /files/serve and read_file (images) hand out; larger ones get a 413. */
+  /** Largest image read_file hands the model (whole, in memory); larger ones get a 413. /files/view and /files/serve stream any size. */
   @WithDefault("33554432")
   long viewMaxBytes();
 
@@ -46,4 +47,16 @@ public interface TerminalSettings {
    */
   @WithDefault("67108864")
   long wholeFileBudgetBytes();
+
+  /**
+   * Single-user mode for direct connections (a browser that sends only the key): the user id taken
+   * when a request has no X-User-Id. Unset (the default), such a request is refused.
+   */
+  Optional<String> singleUserId();
+
+  /**
+   * Origins allowed to call /api/open-terminal from a browser (CORS), e.g. OpenWebUI's own origin;
+   * unset (the default), no CORS headers are sent and preflights are not answered.
+   */
+  Optional<List<String>> corsOrigins();
 }

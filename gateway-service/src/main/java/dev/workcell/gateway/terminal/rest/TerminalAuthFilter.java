@@ -1,7 +1,9 @@
 package dev.workcell.gateway.terminal.rest;
 
+import dev.workcell.gateway.terminal.config.TerminalSettings;
 import dev.workcell.gateway.terminal.service.TerminalKey;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import java.util.Optional;
 import java.util.Set;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -15,9 +17,11 @@ public class TerminalAuthFilter {
   private static final Set<String> OPEN = Set.of("/health", "/api/config", "/openapi.json");
 
   private final TerminalKey key;
+  private final Optional<String> singleUser;
 
-  public TerminalAuthFilter(TerminalKey key) {
+  public TerminalAuthFilter(TerminalKey key, TerminalSettings settings) {
     this.key = key;
+    this.singleUser = settings.singleUserId().map(String::strip).filter(id -> !id.isEmpty());
   }
 
   @ServerRequestFilter
@@ -28,6 +32,11 @@ public class TerminalAuthFilter {
     }
     if (!OPEN.contains(path.substring(TerminalApi.BASE.length()))) {
       key.verify(request.getHeaderString("Authorization"));
+      // Single-user mode: a direct connection (a browser sends only the key) works as the configured user.
+      String user = request.getHeaderString(TerminalApi.USER);
+      if (singleUser.isPresent() && (user == null || user.isBlank())) {
+        request.getHeaders().putSingle(TerminalApi.USER, singleUser.get());
+      }
     }
   }
 }

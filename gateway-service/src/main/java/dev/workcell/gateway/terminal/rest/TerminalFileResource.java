@@ -31,6 +31,7 @@ import dev.workcell.gateway.terminal.rest.TerminalResponses.Written;
 import dev.workcell.gateway.terminal.config.TerminalSettings;
 import dev.workcell.gateway.terminal.service.DocumentText;
 import dev.workcell.gateway.terminal.service.HomePaths;
+import dev.workcell.gateway.terminal.service.LineWindow;
 import dev.workcell.gateway.terminal.service.MediaTypes;
 import dev.workcell.gateway.terminal.service.SessionCwds;
 import dev.workcell.gateway.terminal.service.TerminalCaller;
@@ -74,7 +75,8 @@ public class TerminalFileResource {
     String dir = HomePaths.resolve(QueryValues.text(directory), cwds.get(caller));
     return sandbox.ask(SandboxSubjects.FILES_LIST, new ListFiles(caller.sandbox(), dir), FileList.class)
         .map(list -> new Listing(HomePaths.present(dir), true,
-            list.entries() == null ? List.of() : list.entries().stream().map(TerminalFileResource::entry).toList()));
+            list.entries() == null ? List.of() : list.entries().stream().map(TerminalFileResource::entry).toList()))
+        .onFailure().transform(failure -> UpstreamStatus.directoryExpected(failure, "Directory not found"));
   }
 
   @GET
@@ -86,17 +88,23 @@ public class TerminalFileResource {
     Integer end = QueryValues.integer("end_line", endLine, 1, Integer.MAX_VALUE, null);
     String file = HomePaths.resolve(QueryValues.required("path", path), cwds.get(caller));
     String shown = HomePaths.present(file);
+    if (file.isEmpty()) {
+      throw new WorkcellException(ErrorCode.NOT_FOUND, "File not found");
+    }
     if (MediaTypes.rawImage(file)) {
       return sandbox.readAll(caller, file, viewMaxBytes)
-          .map(bytes -> Response.ok(bytes, MediaTypes.of(file)).header("X-Content-Type-Options", "nosniff").build());
+          .map(bytes -> Response.ok(bytes, MediaTypes.of(file)).header("X-Content-Type-Options", "nosniff").build())
+          .onFailure().transform(UpstreamStatus::fileExpected);
     }
     String kind = MediaTypes.document(file);
     if (kind != null) {
-      return documents.extract(caller, file, kind).map(text -> lines(shown, text.content(), start, end));
+      return documents.extract(caller, file, kind).map(text -> lines(shown, LineWindow.of(text.content(), start, end)));
     }
-    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class)
-        .map(content -> lines(shown, content.content(), start, end))
-        .onFailure(WorkcellException.class).transform(failure -> unsupported((WorkcellException) failure, file));
+    // Chunk by chunk: a line range of a file of any size keeps only its own lines in memory.
+    return sandbox.stream(caller, file, Long.MAX_VALUE)
+        .chain(stream -> stream.chunks().collect().in(() -> new LineWindow(start, end), LineWindow::accept))
+        .map(window -> lines(shown, window.finish()))
+        .onFailure().transform(failure -> unsupported(UpstreamStatus.fileExpected(failure), file));
   }
 
   @GET
@@ -105,6 +113,9 @@ public class TerminalFileResource {
       @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     String file = HomePaths.resolve(QueryValues.required("path", path), cwds.get(caller));
+    if (file.isEmpty()) {
+      return Uni.createFrom().item(new Display(HomePaths.HOME, false)); // the home is a directory, not a file to show
+    }
     return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), file), FileEntry.class)
         .map(entry -> new Display(HomePaths.present(file), "file".equals(entry.type())))
         .onFailure(WorkcellException.class).recoverWithUni(failure -> notFound(failure)
@@ -137,8 +148,13 @@ public class TerminalFileResource {
     if (request.replacements() == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "replacements is required");
     }
-    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class).chain(current -> {
-      String content = current.content();
+    if (file.isEmpty()) {
+      throw new WorkcellException(ErrorCode.NOT_FOUND, "File not found");
+    }
+    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class)
+        .onFailure().transform(UpstreamStatus::fileExpected).chain(current -> {
+      // Read as upstream reads text (universal newlines), so CRLF files are written back with LF.
+      String content = TextLines.normalizeNewlines(current.content());
       for (ReplacementChunk chunk : request.replacements()) {
         if (chunk == null) {
           throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a replacement is null");
@@ -169,13 +185,17 @@ public class TerminalFileResource {
   public Uni<CwdSet> setCwd(PathRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     String dir = HomePaths.resolve(QueryValues.required("path", Inputs.body(body).path()), "");
+    if (dir.isEmpty()) { // the home always exists; OpenWebUI posts it whenever the person clicks Home
+      cwds.set(caller, dir);
+      return Uni.createFrom().item(new CwdSet(HomePaths.HOME));
+    }
     return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), dir), FileEntry.class).map(entry -> {
       if (!"dir".equals(entry.type())) {
-        throw new WorkcellException(ErrorCode.NOT_A_DIRECTORY, "Directory not found");
+        throw new WorkcellException(ErrorCode.NOT_FOUND, "Directory not found");
       }
       cwds.set(caller, dir);
       return new CwdSet(HomePaths.present(dir));
-    });
+    }).onFailure().transform(failure -> UpstreamStatus.directoryExpected(failure, "Directory not found"));
   }
 
   static Entry entry(FileEntry entry) {
@@ -183,13 +203,12 @@ public class TerminalFileResource {
     return new Entry(entry.name(), type, entry.size(), entry.mtimeMs() / 1000.0, (entry.mode() & 0200) != 0);
   }
 
-  private static Response lines(String shown, String content, Integer start, Integer end) {
-    List<String> lines = TextLines.split(content == null ? "" : content);
-    return Response.ok(new TextFile(shown, lines.size(), TextLines.range(lines, start, end)), MediaType.APPLICATION_JSON).build();
+  private static Response lines(String shown, LineWindow.Lines lines) {
+    return Response.ok(new TextFile(shown, lines.total(), lines.content()), MediaType.APPLICATION_JSON).build();
   }
 
-  private static Throwable unsupported(WorkcellException failure, String file) {
-    if (failure.code() == ErrorCode.NOT_UTF8) {
+  private static Throwable unsupported(Throwable failure, String file) {
+    if (failure instanceof WorkcellException known && known.code() == ErrorCode.NOT_UTF8) {
       return new WorkcellException(ErrorCode.NOT_UTF8, "Unsupported binary file type: " + MediaTypes.of(file));
     }
     return failure;

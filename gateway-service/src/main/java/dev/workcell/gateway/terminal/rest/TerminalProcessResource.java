@@ -64,7 +64,9 @@ public class TerminalProcessResource {
   public Uni<List<ProcessSummary>> list(@HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     return sandbox.ask(SandboxSubjects.PROCESS_LIST, new ListProcesses(caller.sandbox()), ProcessList.class)
+        // Upstream forgets a process when it is killed; a killed one stays pollable here until it expires.
         .map(list -> (list.processes() == null ? List.<ProcessView>of() : list.processes()).stream()
+            .filter(p -> !"killed".equals(p.status()))
             .map(p -> new ProcessSummary(p.id(), p.command(), p.status(), p.exitCode(), null)).toList());
   }
 

@@ -15,6 +15,7 @@ import dev.workcell.gateway.terminal.rest.TerminalResponses.Glob;
 import dev.workcell.gateway.terminal.rest.TerminalResponses.GlobMatch;
 import dev.workcell.gateway.terminal.rest.TerminalResponses.Grep;
 import dev.workcell.gateway.terminal.rest.TerminalResponses.GrepMatch;
+import dev.workcell.gateway.terminal.service.Fnmatch;
 import dev.workcell.gateway.terminal.service.HomePaths;
 import dev.workcell.gateway.terminal.service.SearchPaths;
 import dev.workcell.gateway.terminal.service.SessionCwds;
@@ -29,8 +30,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** grep_search and glob_search of the Open Terminal API over sandbox-service's grep and glob. */
@@ -77,7 +81,7 @@ public class TerminalSearchResource {
             truncated |= result.truncated();
             for (SearchHit hit : result.matches() == null ? List.<SearchHit>of() : result.matches()) {
               String file = HomePaths.present(SearchPaths.homeRelative(dir, hit.path()));
-              matches.add(perLine ? new GrepMatch(file, hit.line(), hit.text()) : new GrepMatch(file, null, null));
+              matches.add(perLine ? new GrepMatch(file, hit.line(), lineText(hit.text())) : new GrepMatch(file, null, null));
             }
           }
           List<GrepMatch> list = new ArrayList<>(matches);
@@ -102,29 +106,56 @@ public class TerminalSearchResource {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "type must be file, directory or any");
     }
     int max = QueryValues.integer("max_results", maxResults, 1, 500, 50);
-    List<String> excludes = patterns(exclude);
-    List<String> laterExcludes = excludes.size() > 1 ? excludes.subList(1, excludes.size()) : List.of();
-    // A few more than asked, so the gateway-side excludes can still fill the page.
-    int ask = laterExcludes.isEmpty() ? max : Math.min(1000, max * 2);
-    GlobFiles request = new GlobFiles(caller.sandbox(), dir, SearchPaths.anyDepth(glob), excludes.isEmpty() ? null : SearchPaths.anyDepth(excludes.get(0)),
-        kind, ask);
-    return sandbox.ask(SandboxSubjects.FILES_GLOB, request, GlobResult.class).map(result -> {
-      List<GlobMatch> matches = new ArrayList<>();
-      boolean truncated = result.truncated();
+    Fnmatch wanted = Fnmatch.compile(glob);
+    List<Fnmatch> excludes = patterns(exclude).stream().map(Fnmatch::compile).toList();
+    // A few more than asked, so the excludes (applied here, as upstream: name or path, no pruning) can still fill the page.
+    int ask = excludes.isEmpty() ? max : Math.min(1000, max * 4);
+    List<String> celldPatterns = Fnmatch.celldPatterns(glob);
+    return Multi.createFrom().iterable(celldPatterns)
+        .onItem().transformToUniAndConcatenate(each -> sandbox.ask(SandboxSubjects.FILES_GLOB,
+            new GlobFiles(caller.sandbox(), dir, each, null, kind, ask), GlobResult.class))
+        .collect().asList()
+        .map(results -> merged(results, dir, wanted, excludes, max, celldPatterns.size() > 1))
+        .map(found -> new Glob(glob, HomePaths.present(dir), found.matches(), found.truncated()))
+        .onFailure().transform(failure -> UpstreamStatus.directoryExpected(failure, "Search directory not found"));
+  }
+
+  private record Found(List<GlobMatch> matches, boolean truncated) {}
+
+  /** The hits of every celld pattern that match the glob exactly and no exclude, once each, at most {@code max}. */
+  private static Found merged(List<GlobResult> results, String dir, Fnmatch wanted, List<Fnmatch> excludes, int max,
+      boolean sort) {
+    Map<String, GlobMatch> found = new LinkedHashMap<>();
+    boolean truncated = false;
+    for (GlobResult result : results) {
+      truncated |= result.truncated();
       for (GlobResult.GlobMatch match : result.matches() == null ? List.<GlobResult.GlobMatch>of() : result.matches()) {
         String relative = SearchPaths.belowSearched(dir, SearchPaths.homeRelative(dir, match.path()));
-        if (SearchPaths.matchesAny(laterExcludes, relative)) {
+        if (!wanted.matches(relative) || excludes.stream().anyMatch(excluded -> excluded.matches(relative))) {
           continue;
         }
-        if (matches.size() == max) {
-          truncated = true;
-          break;
-        }
         String shownType = "dir".equals(match.type()) || "directory".equals(match.type()) ? "directory" : "file";
-        matches.add(new GlobMatch(relative, shownType, match.size(), match.mtimeMs() / 1000.0));
+        found.putIfAbsent(relative, new GlobMatch(relative, shownType, match.size(), match.mtimeMs() / 1000.0));
       }
-      return new Glob(glob, HomePaths.present(dir), matches, truncated);
-    });
+    }
+    List<GlobMatch> matches = new ArrayList<>(found.values());
+    if (sort) {
+      matches.sort(Comparator.comparing(GlobMatch::path));
+    }
+    if (matches.size() > max) {
+      matches = new ArrayList<>(matches.subList(0, max));
+      truncated = true;
+    }
+    return new Found(matches, truncated);
+  }
+
+  /** As upstream's {@code line.rstrip("\n\r")}: a CRLF file's lines come without their {@code \r}. */
+  private static String lineText(String text) {
+    int end = text == null ? 0 : text.length();
+    while (end > 0 && (text.charAt(end - 1) == '\r' || text.charAt(end - 1) == '\n')) {
+      end--;
+    }
+    return text == null ? null : text.substring(0, end);
   }
 
   private static List<String> patterns(List<String> values) {

@@ -26,6 +26,7 @@ import dev.workcell.gateway.terminal.rest.TerminalResponses.Created;
 import dev.workcell.gateway.terminal.rest.TerminalResponses.Deleted;
 import dev.workcell.gateway.terminal.rest.TerminalResponses.Moved;
 import dev.workcell.gateway.terminal.rest.TerminalResponses.Uploaded;
+import dev.workcell.gateway.terminal.service.ContentDisposition;
 import dev.workcell.gateway.terminal.service.HomePaths;
 import dev.workcell.gateway.terminal.service.MediaTypes;
 import dev.workcell.gateway.terminal.service.SearchPaths;
@@ -123,6 +124,9 @@ public class TerminalTransferResource {
   public Uni<Created> mkdir(PathRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     String dir = HomePaths.resolve(QueryValues.required("path", Inputs.body(body).path()), "");
+    if (dir.isEmpty()) {
+      return Uni.createFrom().item(new Created(HomePaths.HOME)); // as makedirs(exist_ok=True) of the home
+    }
     return sandbox.ask(SandboxSubjects.FILES_MKDIR, new MakeDirectory(caller.sandbox(), dir, true), FileChanged.class)
         .map(changed -> new Created(HomePaths.present(dir)));
   }
@@ -153,7 +157,13 @@ public class TerminalTransferResource {
     if (from.isEmpty() || to.isEmpty()) {
       throw new WorkcellException(ErrorCode.INVALID_PATH, "The home directory itself cannot be moved or replaced");
     }
-    return sandbox.ask(SandboxSubjects.FILES_MOVE, new MoveFile(caller.sandbox(), from, to), FileChanged.class)
+    // As upstream: a missing source is 404, a missing destination directory 400.
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), from), FileEntry.class)
+        .onFailure().transform(failure -> TerminalFileResource.notFound(failure)
+            ? new WorkcellException(ErrorCode.NOT_FOUND, "Source path not found") : failure)
+        .chain(entry -> sandbox.ask(SandboxSubjects.FILES_MOVE, new MoveFile(caller.sandbox(), from, to), FileChanged.class)
+            .onFailure().transform(failure -> TerminalFileResource.notFound(failure) || isNotADirectory(failure)
+                ? new WorkcellException(ErrorCode.INVALID_REQUEST, "Destination parent directory not found") : failure))
         .map(changed -> new Moved(HomePaths.present(from), HomePaths.present(to)));
   }
 
@@ -172,6 +182,7 @@ public class TerminalTransferResource {
     List<String> targets = request.paths().stream().map(p -> HomePaths.resolve(QueryValues.required("paths", p), "")).toList();
     ZipStream zip = new ZipStream(settings.archiveMaxBytes(), settings.archiveMaxFiles());
     String name = targets.size() == 1 ? lastName(targets.get(0)) : "download";
+    String disposition = ContentDisposition.attachment(name + ".zip");
     // Every member is listed and counted against the caps first, so a 413 comes before the 200.
     Uni<List<Member>> members = Multi.createFrom().iterable(targets)
         .onItem().transformToUniAndConcatenate(target -> members(caller, target))
@@ -180,7 +191,7 @@ public class TerminalTransferResource {
         .collect().asList();
     return RestMulti.fromUniResponse(members, list -> zipped(caller, list, zip),
         list -> Map.of(HttpHeaders.CONTENT_TYPE, List.of("application/zip"),
-            "Content-Disposition", List.of("attachment; filename=\"" + name.replace("\"", "") + ".zip\"")));
+            "Content-Disposition", List.of(disposition)));
   }
 
   /** The members one after another, each chunk through the zip encoder as it arrives, then the central directory. */
@@ -199,7 +210,10 @@ public class TerminalTransferResource {
 
   /** A file is itself; a directory is every file beneath it, named below the directory's own name. */
   private Uni<List<Member>> members(TerminalCaller caller, String target) {
-    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target), FileEntry.class).chain(entry -> {
+    // The home is always a directory (and celld stats only entries below it).
+    Uni<FileEntry> stat = target.isEmpty() ? Uni.createFrom().item(new FileEntry("user", "dir", 0, 0, 0, null))
+        : sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target), FileEntry.class);
+    return stat.chain(entry -> {
       if (!"dir".equals(entry.type())) {
         return Uni.createFrom().item(List.of(new Member(target, lastName(target), entry.size())));
       }
@@ -208,7 +222,7 @@ public class TerminalTransferResource {
         if (result.truncated()) {
           throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "An archive holds at most 1000 files");
         }
-        String prefix = target.isEmpty() ? "home" : lastName(target);
+        String prefix = lastName(target);
         List<Member> members = new ArrayList<>();
         for (GlobResult.GlobMatch match : result.matches() == null ? List.<GlobResult.GlobMatch>of() : result.matches()) {
           String path = SearchPaths.homeRelative(target, match.path());
@@ -219,14 +233,25 @@ public class TerminalTransferResource {
     });
   }
 
-  /** Streamed: the gateway holds about one chunk of a download, not the file; a failure before the first byte is a problem. */
-  private RestMulti<byte[]> bytes(TerminalCaller caller, String file) {
-    return RestMulti.fromUniResponse(sandbox.stream(caller, file, settings.viewMaxBytes()), FileStream::chunks,
-        stream -> Map.of(HttpHeaders.CONTENT_TYPE, List.of(MediaTypes.of(file)), "X-Content-Type-Options", List.of("nosniff"),
+  /**
+   * Streamed at any size: the gateway holds about one chunk of a download, not the file; a failure
+   * before the first byte is a problem.
+   */
+  private RestMulti<byte[]> bytes(TerminalCaller caller, String path) {
+    Uni<FileStream> file = path.isEmpty() ? Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "File not found"))
+        : sandbox.stream(caller, path, Long.MAX_VALUE).onFailure().transform(UpstreamStatus::fileExpected);
+    return RestMulti.fromUniResponse(file, FileStream::chunks,
+        stream -> Map.of(HttpHeaders.CONTENT_TYPE, List.of(MediaTypes.of(path)), "X-Content-Type-Options", List.of("nosniff"),
             HttpHeaders.CONTENT_LENGTH, List.of(Long.toString(stream.size()))));
   }
 
+  /** As upstream's basename: the home is "user". */
   private static String lastName(String relative) {
-    return relative.isEmpty() ? "home" : relative.substring(relative.lastIndexOf('/') + 1);
+    String shown = HomePaths.present(relative);
+    return shown.substring(shown.lastIndexOf('/') + 1);
+  }
+
+  private static boolean isNotADirectory(Throwable failure) {
+    return failure instanceof WorkcellException known && known.code() == ErrorCode.NOT_A_DIRECTORY;
   }
 }

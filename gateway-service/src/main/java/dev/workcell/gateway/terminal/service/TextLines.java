@@ -35,11 +35,9 @@ public final class TextLines {
     return lines;
   }
 
-  /** Lines {@code startLine..endLine} (1-based, inclusive; null: the start/end), joined. */
-  public static String range(List<String> lines, Integer startLine, Integer endLine) {
-    int from = Math.min(startLine == null ? 0 : startLine - 1, lines.size());
-    int to = Math.min(endLine == null ? lines.size() : endLine, lines.size());
-    return from >= to ? "" : String.join("", lines.subList(from, to));
+  /** Universal newlines, as Python's text mode reads a file: {@code \r\n} and a lone {@code \r} become {@code \n}. */
+  public static String normalizeNewlines(String text) {
+    return text.indexOf('\r') < 0 ? text : text.replace("\r\n", "\n").replace('\r', '\n');
   }
 
   /** One replacement: exactly one occurrence of {@code target} unless {@code allowMultiple}, within the line range if given. */
@@ -80,7 +78,8 @@ public final class TextLines {
     return count;
   }
 
-  private static boolean breaks(char c) {
+  /** Where Python's {@code str.splitlines} ends a line (besides {@code \r} and {@code \r\n}). */
+  static boolean breaks(char c) {
     return c == '\n' || c == '\r' || c == '\u000b' || c == '\u000c' || c == '\u001c' || c == '\u001d' || c == '\u001e'
         || c == '\u0085' || c == '\u2028' || c == '\u2029';
   }

@@ -4,7 +4,10 @@
 Fetches openapi.json, derives one tool per operationId (method, path, parameters by location, JSON
 body), and calls the tools with X-User-Id/X-Session-Id like OpenWebUI's tool-server client. Checks
 the tools work, two users are isolated, escapes are refused, no stack secret is visible inside
-a sandbox, and the file browser's downloads stream (two 50 MB archives at once in a 160 MB gateway). Python 3 standard library only.
+a sandbox, the file browser's downloads stream (two 50 MB archives at once in a 160 MB gateway), and
+OpenWebUI's file browser works through one chat session in the order it makes its calls (config,
+cwd, Home, list, read, view, serve, archive, upload, mkdir, move, delete), with what upstream Open
+Terminal answers there (issue 17). Python 3 standard library only.
 
 usage: open_terminal_client.py URL KEY [--api-key-file F] [--db-password-file F] [--jwt-key-file F] [--secret-file F]...
 URL is the connection URL OpenWebUI would be given, e.g. http://127.0.0.1:8480/api/open-terminal.
@@ -223,6 +226,7 @@ def main():
     c.check("no stack secret in env or /proc/*/environ (%s)" % ", ".join(sorted(secrets)), not leaked, leaked)
 
     downloads(ts, alice, c)
+    file_browser(ts, alice, "browser-" + run, c)
     print("%d failed" % c.failed)
     return 1 if c.failed else 0
 
@@ -266,6 +270,141 @@ def downloads(ts, user, c):
         status = str(e)
     c.check("the gateway still answers after them", status == 200, status)
     ts.call("run_command", user, command="rm -rf dl", wait=30)
+
+
+def pdf_bytes(pages):
+    """A small PDF with one line of Helvetica text per page."""
+    objs = ["<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join("%d 0 R" % (3 + 2 * i) for i in range(len(pages))), len(pages))]
+    font = 3 + 2 * len(pages)
+    for i, text in enumerate(pages):
+        stream = "BT /F1 24 Tf 72 700 Td (%s) Tj ET" % text
+        objs.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R >> >> "
+                    "/Contents %d 0 R >>" % (font, 4 + 2 * i))
+        objs.append("<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    objs.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out, offsets = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", []
+    for n, o in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += ("%d 0 obj\n%s\nendobj\n" % (n, o)).encode()
+    xref = len(out)
+    out += ("xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)).encode()
+    out += b"".join(("%010d 00000 n \n" % off).encode() for off in offsets)
+    out += ("trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)).encode()
+    return out
+
+
+def odt_bytes(paragraphs):
+    body = "".join("<text:p>%s</text:p>" % p for p in paragraphs)
+    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+               'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text>%s'
+               '</office:text></office:body></office:document-content>' % body)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        z.writestr("content.xml", content)
+    return buf.getvalue()
+
+
+def multipart(name, data):
+    boundary = uuid.uuid4().hex
+    body = ("--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=\"%s\"\r\n"
+            "Content-Type: application/octet-stream\r\n\r\n" % (boundary, name)).encode() + data + \
+        ("\r\n--%s--\r\n" % boundary).encode()
+    return body, "multipart/form-data; boundary=" + boundary
+
+
+def file_browser(ts, user, chat, c):
+    """OpenWebUI's file browser in one chat, in the order it calls, then what its model trips over (issue 17)."""
+    key = {"Authorization": "Bearer " + ts.key, "X-User-Id": user, "X-Session-Id": chat}
+
+    def call(method, path, body=None, raw=False, query=None):
+        url = ts.url + path + ("?" + urllib.parse.urlencode(query, doseq=True) if query else "")
+        return ts.http(method, url, key, body, raw=raw)
+
+    def upload(directory, name, data):
+        body, ctype = multipart(name, data)
+        request = urllib.request.Request(ts.url + "/files/upload?" + urllib.parse.urlencode({"directory": directory}),
+                                         data=body, method="POST", headers=dict(key, **{"Content-Type": ctype}))
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    status, body, _ = ts.call("run_command", user, command="rm -rf fb && mkdir -p fb/docs 'fb/données' && "
+                              "printf 'one\\r\\ntwo\\r\\n' > fb/docs/crlf.txt && echo hi > 'fb/données/été.txt' && "
+                              "seq 1 400000 > fb/big.txt && head -c 40000000 /dev/zero > fb/huge.bin", wait=60)
+    c.check("browser: a folder to browse", status == 200 and body.get("exit_code") == 0, (status, body))
+
+    status, body, _ = ts.http("GET", ts.url + "/api/config", {}, None)
+    c.check("browser: config", status == 200 and "features" in body, (status, body))
+    status, body, _ = call("GET", "/files/cwd")
+    c.check("browser: cwd starts at the home", status == 200 and body.get("cwd") == "/home/user", (status, body))
+    status, body, _ = call("POST", "/files/cwd", {"path": "/home/user/fb/docs"})
+    c.check("browser: cwd into a folder", status == 200 and body.get("cwd") == "/home/user/fb/docs", (status, body))
+    for home in ("/home/user", "/home/user/"):
+        status, body, _ = call("POST", "/files/cwd", {"path": home})
+        c.check("browser: cwd back to Home (%s)" % home, status == 200 and body.get("cwd") == "/home/user", (status, body))
+    status, body, _ = ts.call("write_file", user, chat, path="fb/after-home.txt", content="x")
+    c.check("browser: after Home the model's relative path lands below the home",
+            status == 200 and body.get("path") == "/home/user/fb/after-home.txt", (status, body))
+    status, body, _ = call("GET", "/files/list", query={"directory": "/home/user/fb"})
+    names = sorted(e["name"] for e in body.get("entries", [])) if status == 200 else body
+    c.check("browser: list", names == ["after-home.txt", "big.txt", "docs", "données", "huge.bin"], names)
+    status, body, _ = call("GET", "/files/read", query={"path": "/home/user/fb/docs/crlf.txt"})
+    c.check("browser: read (CRLF normalised as upstream)", status == 200 and body.get("content") == "one\ntwo\n", (status, body))
+    status, payload, ctype = call("GET", "/files/view", raw=True, query={"path": "/home/user/fb/huge.bin"})
+    c.check("browser: view of a 40 MB file streams whole", status == 200 and len(payload) == 40_000_000, (status, len(payload)))
+    status, payload, ctype = call("GET", "/files/serve/home/user/fb/docs/crlf.txt", raw=True)
+    c.check("browser: serve", status == 200 and payload == b"one\r\ntwo\r\n" and ctype.startswith("text/plain"), (status, payload, ctype))
+    status, payload, _ = call("POST", "/files/archive", {"paths": ["/home/user/fb/données"]}, raw=True)
+    try:
+        with zipfile.ZipFile(io.BytesIO(payload)) as z:
+            infos = [(i.filename, bool(i.flag_bits & 0x800)) for i in z.infolist()]
+    except zipfile.BadZipFile:
+        infos = (status, payload[:200])
+    c.check("browser: archive with UTF-8 names (zip flag bit 11)", infos == [("données/été.txt", True)], infos)
+    status, payload, _ = call("POST", "/files/archive", {"paths": ["/home/user"]}, raw=True)
+    c.check("browser: archive of the home", status == 200 and payload[:2] == b"PK", (status, payload[:200]))
+    status, body = upload("/home/user/fb/up", "report.pdf", pdf_bytes(["Hello PDF", "Second page"]))
+    c.check("browser: upload", status == 200 and body.get("path") == "/home/user/fb/up/report.pdf", (status, body))
+    status, body = upload("/home/user/fb/up", "notes.odt", odt_bytes(["Grüße aus ODT", "zweite Zeile"]))
+    c.check("browser: upload an ODT", status == 200, (status, body))
+    status, body, _ = call("POST", "/files/mkdir", {"path": "/home/user/fb/made"})
+    c.check("browser: mkdir", status == 200 and body.get("path") == "/home/user/fb/made", (status, body))
+    status, body, _ = call("POST", "/files/mkdir", {"path": "/home/user"})
+    c.check("browser: mkdir of the home is a no-op", status == 200, (status, body))
+    status, body, _ = call("POST", "/files/move", {"source": "/home/user/fb/after-home.txt", "destination": "/home/user/fb/made/moved.txt"})
+    c.check("browser: move", status == 200 and body.get("destination") == "/home/user/fb/made/moved.txt", (status, body))
+    status, body, _ = call("DELETE", "/files/delete", query={"path": "/home/user/fb/made"})
+    c.check("browser: delete", status == 200 and body.get("type") == "directory", (status, body))
+
+    # What the model trips over.
+    status, body, _ = ts.call("read_file", user, chat, path="fb/up/report.pdf")
+    c.check("read_file of a PDF gives its text", status == 200 and "Hello PDF" in str(body.get("content"))
+            and "Second page" in str(body.get("content")), (status, body))
+    status, body, _ = ts.call("read_file", user, chat, path="fb/up/notes.odt", start_line=2)
+    c.check("read_file of an ODT gives its text", status == 200 and body.get("content") == "zweite Zeile", (status, body))
+    status, body, _ = ts.call("read_file", user, chat, path="fb/big.txt", start_line=399999, end_line=400000)
+    c.check("a line range of a 2.6 MB file", status == 200 and body.get("content") == "399999\n400000\n"
+            and body.get("total_lines") == 400000, (status, str(body)[:300]))
+    status, body, _ = ts.call("read_file", user, chat, path="fb/docs")
+    c.check("read_file of a directory is 404 as upstream", status == 404, (status, body))
+    status, body, _ = ts.call("list_files", user, chat, directory="fb/big.txt")
+    c.check("list_files of a file is 404 as upstream", status == 404, (status, body))
+    status, body, _ = ts.call("glob_search", user, chat, pattern="f*/*.txt", path="/home/user")
+    paths = sorted(m["path"] for m in body.get("matches", [])) if status == 200 else body
+    c.check("glob: '*' crosses '/' as fnmatch does", isinstance(paths, list) and "fb/docs/crlf.txt" in paths
+            and "fb/données/été.txt" in paths, paths)
+    status, body, _ = ts.call("run_command", user, chat, command="sleep 300")
+    pid = body.get("id") if isinstance(body, dict) else None
+    ts.call("kill_process", user, chat, process_id=pid)
+    status, body, _ = ts.call("list_processes", user, chat)
+    c.check("a killed process leaves list_processes as upstream", status == 200 and pid not in [p["id"] for p in body],
+            (status, body))
+    ts.call("run_command", user, command="rm -rf fb", wait=30)
 
 
 if __name__ == "__main__":

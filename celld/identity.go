@@ -49,7 +49,7 @@ func parseIDs(s string) (ids, error) {
 // workload is who commands run as; nil outside a sandbox, where they run as celld itself.
 var workload *syscall.Credential
 
-// capHeader and capData mirror the capset(2) structures; package level, so never on a moving stack.
+// capHdr and capSets mirror the capset(2) structures; package level, so never on a moving stack.
 var (
 	capHdr struct {
 		version uint32
@@ -86,7 +86,7 @@ func becomeSupervisor(self, work ids) error {
 		// what they can. Thread-local in the kernel, hence on every thread (new ones inherit it).
 		{"setfsgid", func() error { return setFsID(syscall.SYS_SETFSGID, work.gid) }},
 		{"setfsuid", func() error { return setFsID(syscall.SYS_SETFSUID, work.uid) }},
-		// Last: every credential change above resets it. Makes /proc/<celld> root's and refuses ptrace.
+		// Last: every credential change above resets it. Makes /proc/<celld>/* root's and refuses ptrace.
 		{"dumpable", func() error { return prctl(prSetDumpable, 0) }},
 	}
 	for _, s := range steps {

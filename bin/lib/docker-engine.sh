@@ -164,8 +164,9 @@ ensure_docker_engine() {
     de_rotate_log "$log"
     printf '\n### %s: dockerd %s\n' "$(date -u +%FT%TZ)" "${flags[*]}" >>"$log"
     # setsid: the daemon outlives the shell (and process group) that started it. dockerd writes its
-    # own pid file, so the pid is right whether or not setsid had to fork.
-    setsid dockerd --pidfile "$pidfile" "${flags[@]}" >>"$log" 2>&1 </dev/null &
+    # own pid file, so the pid is right whether or not setsid had to fork. Descriptors 3-9 are closed
+    # so the daemon never keeps a lock its caller held (flock LOCK bin/workcell up).
+    setsid dockerd --pidfile "$pidfile" "${flags[@]}" >>"$log" 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
     launcher=$!
     disown "$launcher" 2>/dev/null || true
   else

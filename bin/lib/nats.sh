@@ -26,7 +26,7 @@ jetstream {
 }
 CONF
   [[ $auth == --auth ]] && wc_nats_authorization >>"$conf"
-  setsid nats-server -c "$conf" >>"$WC_LOGS/$name.log" 2>&1 </dev/null &
+  setsid nats-server -c "$conf" >>"$WC_LOGS/$name.log" 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   echo $! >"$pidfile"
   wc_wait_for 20 "$name" curl -sf "http://127.0.0.1:$monitor/healthz" \
     || { tail -n 20 "$WC_LOGS/$name.log" >&2; wc_die "$name did not start"; }

@@ -36,7 +36,7 @@ ensure_postgres() {
     # Group commit: with 5+ other transactions open, a commit waits up to 1 ms before its WAL flush
     # so concurrent commits share one fsync. It only delays the flush; nothing acknowledged can be
     # lost (synchronous_commit and fsync stay on).
-    su postgres -s /bin/sh -c "$bin/pg_ctl -D '$data' -l '$log' -w -t 60 -o \"-p $WC_PG_PORT -k '$data' -c listen_addresses=127.0.0.1 -c max_connections=200 -c commit_delay=1000 -c commit_siblings=5\" start" >/dev/null \
+    su postgres -s /bin/sh -c "$bin/pg_ctl -D '$data' -l '$log' -w -t 60 -o \"-p $WC_PG_PORT -k '$data' -c listen_addresses=127.0.0.1 -c max_connections=200 -c commit_delay=1000 -c commit_siblings=5\" start" >/dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- \
       || { tail -n 20 "$log" >&2; wc_die "PostgreSQL did not start"; }
     printf '%s\n' "$data" >"$WC_RUN/postgres.data"
   fi

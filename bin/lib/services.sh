@@ -136,7 +136,7 @@ wc_start_service() {
   setsid bash "$ROOT/bin/lib/supervise.sh" "$svc" "$WC_RUN" "$WC_LOGS" \
     env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 "${env_lines[@]}" \
     "$JAVA_HOME/bin/java" $WC_JAVA_OPTS -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
-    -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >/dev/null 2>&1 </dev/null &
+    -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >/dev/null 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   echo $! >"$WC_RUN/$svc.supervisor.pid"
 }
 

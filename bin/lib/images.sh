@@ -10,10 +10,10 @@
 # Writes:  $WORKCELL_STATE/logs/images.log, $WORKCELL_STATE/cache/jre-<hash>/
 
 # Modules the services use (jdeps over every jar of the eight apps, plus what they load reflectively:
-# java.desktop for java.beans (Hibernate, Quarkus core), jdk.management for Micrometer's process
+# java.rmi for Narayana (task-service), java.desktop for java.beans (Hibernate, Quarkus core), jdk.management for Micrometer's process
 # metrics, java.security.jgss/sasl for the PostgreSQL driver, jdk.crypto.ec and jdk.naming.dns for
 # TLS and DNS of model providers, java.net.http for provider clients).
-IMG_JRE_MODULES=java.base,java.logging,java.naming,java.sql,java.transaction.xa,java.xml,java.management,jdk.management,java.desktop,java.security.jgss,java.security.sasl,jdk.unsupported,java.net.http,jdk.crypto.ec,jdk.naming.dns,jdk.zipfs
+IMG_JRE_MODULES=java.base,java.rmi,java.logging,java.naming,java.sql,java.transaction.xa,java.xml,java.management,jdk.management,java.desktop,java.security.jgss,java.security.sasl,jdk.unsupported,java.net.http,jdk.crypto.ec,jdk.naming.dns,jdk.zipfs
 
 IMG_MODULES=(gateway-service task-service agent-runner-service sandbox-service preview-proxy-service terminal-service sandbox-mirror cli)
 

@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * A celld stopped with SIGSTOP (as a sandboxed process can do to it) costs sandbox-service a small,
- * bounded queue: requests past it fail at once with {@code sandbox_busy}, other sandboxes are served
- * meanwhile, the heap does not grow with the burst, and the sandbox works again once celld runs.
+ * A celld stopped with SIGSTOP (from outside: celld has a user of its own, so the workload cannot)
+ * costs sandbox-service a small, bounded queue: requests past it fail at once with
+ * {@code sandbox_busy}, other sandboxes are served meanwhile, the heap does not grow with the
+ * burst, and the sandbox works again once celld runs.
  */
 @QuarkusTest
 class StalledCelldTest {

@@ -114,6 +114,7 @@ wt_stack_tests() {
   wt_work_api_checks "$url" "$token" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   # These restart sandbox-service and agent-runner with the fixture model, a global cap of 2 and a 2 s command timeout.
   wt_lifecycle_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
@@ -173,6 +174,7 @@ print("" if v is None else v)' "$1"
 # Real-stack check sets of the Work API and the Open Terminal API.
 source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
+source "$ROOT/bin/lib/test-direct-connection.sh"
 source "$ROOT/bin/lib/test-runs.sh"
 source "$ROOT/bin/lib/test-lifecycle.sh"
 source "$ROOT/bin/lib/test-supervision.sh"

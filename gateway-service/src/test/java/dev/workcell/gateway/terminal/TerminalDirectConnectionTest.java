@@ -3,6 +3,7 @@ package dev.workcell.gateway.terminal;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.workcell.contracts.sandbox.ListFiles;
@@ -67,8 +68,11 @@ class TerminalDirectConnectionTest {
     byte[] data = new byte[5000];
     data[4999] = 9;
     HomeSandboxFixture.put("solo", "big.png", data);
+    // A streamed answer carries the CORS headers too (a REST response filter never saw it).
     byte[] viewed = given().header("Authorization", "Bearer " + Terminal.KEY).basePath(Terminal.BASE).queryParam("path", "big.png")
-        .get("/files/view").then().statusCode(200).extract().asByteArray();
+        .header("Origin", ORIGIN).get("/files/view").then().statusCode(200)
+        .header("Access-Control-Allow-Origin", ORIGIN).header("Access-Control-Expose-Headers", containsString("Content-Disposition"))
+        .extract().asByteArray();
     assertThat(viewed).isEqualTo(data);
     given().header("Authorization", "Bearer " + Terminal.KEY).basePath(Terminal.BASE).get("/files/serve/home/user/big.png")
         .then().statusCode(200).header("Content-Length", "5000");

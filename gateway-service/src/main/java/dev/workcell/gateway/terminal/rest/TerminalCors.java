@@ -1,25 +1,28 @@
 package dev.workcell.gateway.terminal.rest;
 
 import dev.workcell.gateway.terminal.config.TerminalSettings;
-import jakarta.ws.rs.HttpMethod;
-import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.container.ContainerResponseContext;
-import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.Response;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.List;
 import java.util.Set;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
-import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
  * CORS for the Open Terminal API alone (OpenWebUI's user-configured terminals call it from the
  * browser), so the Work API keeps answering no cross-origin caller. Off unless origins are configured.
+ * A route of the HTTP layer, not a REST filter: streamed downloads and answers the HTTP layer gives
+ * itself (401, 413) carry the headers too, and a browser can read them.
  */
+@ApplicationScoped
 public class TerminalCors {
 
-  private static final String ORIGIN = "Origin";
   private static final String METHODS = "GET, POST, DELETE, OPTIONS";
   private static final String MAX_AGE_SECONDS = "600";
+  private static final String EXPOSED = "Content-Disposition, Content-Length, Retry-After";
 
   private final Set<String> origins;
 
@@ -28,51 +31,35 @@ public class TerminalCors {
         .map(String::strip).filter(origin -> !origin.isEmpty()).toList());
   }
 
-  /** A preflight is answered here, before the key check: browsers send it without Authorization. */
-  @ServerRequestFilter(preMatching = true)
-  public Response preflight(ContainerRequestContext request) {
-    String origin = allowed(request);
-    if (origin == null || !HttpMethod.OPTIONS.equals(request.getMethod())
-        || request.getHeaderString("Access-Control-Request-Method") == null) {
-      return null; // not a preflight this API answers: carry on
+  void install(@Observes Router router) {
+    if (!origins.isEmpty()) {
+      // Ahead of every other route: a preflight carries no key, and refusals must be readable too.
+      router.route(TerminalApi.BASE + "*").order(Integer.MIN_VALUE).handler(this::handle);
     }
-    Response.ResponseBuilder answer = Response.noContent()
-        .header("Access-Control-Allow-Origin", origin)
-        .header("Access-Control-Allow-Credentials", "true")
-        .header("Vary", ORIGIN)
-        .header("Access-Control-Allow-Methods", METHODS)
-        .header("Access-Control-Max-Age", MAX_AGE_SECONDS);
-    String headers = request.getHeaderString("Access-Control-Request-Headers");
-    if (headers != null) {
-      answer.header("Access-Control-Allow-Headers", headers);
-    }
-    return answer.build();
   }
 
-  @ServerResponseFilter
-  public void allowOrigin(ContainerRequestContext request, ContainerResponseContext response) {
-    String origin = allowed(request);
-    if (origin != null) {
-      MultivaluedMap<String, Object> headers = response.getHeaders();
-      headers.putSingle("Access-Control-Allow-Origin", origin);
-      headers.putSingle("Access-Control-Allow-Credentials", "true");
-      headers.putSingle("Access-Control-Expose-Headers", "Content-Disposition, Content-Length, Retry-After");
-      if (!headers.containsKey("Vary")) {
-        headers.putSingle("Vary", ORIGIN);
+  private void handle(RoutingContext context) {
+    String origin = context.request().getHeader(HttpHeaders.ORIGIN);
+    if (origin == null || !(origins.contains(origin) || origins.contains("*"))) {
+      context.next();
+      return;
+    }
+    MultiMap headers = context.response().headers();
+    headers.set(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin)
+        .set(HttpHeaders.ACCESS_CONTROL_ALLOW_CREDENTIALS, "true")
+        .set(HttpHeaders.VARY, HttpHeaders.ORIGIN);
+    String method = context.request().getHeader(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD);
+    if (context.request().method() == HttpMethod.OPTIONS && method != null) {
+      headers.set(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, METHODS)
+          .set(HttpHeaders.ACCESS_CONTROL_MAX_AGE, MAX_AGE_SECONDS);
+      String requested = context.request().getHeader(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS);
+      if (requested != null) {
+        headers.set(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, requested);
       }
+      context.response().setStatusCode(204).end();
+      return;
     }
-  }
-
-  /** The request's origin when it is an allowed one on this API, else null. */
-  private String allowed(ContainerRequestContext request) {
-    if (origins.isEmpty()) {
-      return null;
-    }
-    String path = request.getUriInfo().getPath();
-    if (!path.equals(TerminalApi.BASE) && !path.startsWith(TerminalApi.BASE + "/")) {
-      return null;
-    }
-    String origin = request.getHeaderString(ORIGIN);
-    return origin != null && (origins.contains(origin) || origins.contains("*")) ? origin : null;
+    headers.set(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
+    context.next();
   }
 }

@@ -103,6 +103,17 @@ public interface SandboxSettings {
   @WithDefault("2")
   int maxActiveRuntimesPerUser();
 
+  /**
+   * Size of a Work task's workspace (WORK_WORKSPACE_SIZE): its volume gets a filesystem of its own of
+   * this size ({@code 5g}, {@code 512m}, {@code 5Gi}); a policy's {@code workspaceSize} wins. Fixed
+   * when the volume is created.
+   */
+  @WithDefault("5g")
+  String workspaceSize();
+
+  /** Where and whether workspace and home volumes get a bounded filesystem of their own (decision 0010). */
+  Disk disk();
+
   /** Size of the tmpfs mounted at /tmp (nosuid, nodev). */
   @WithDefault("512m")
   String tmpSize();
@@ -138,6 +149,24 @@ public interface SandboxSettings {
 
   /** How sandbox-service reaches celld in a running sandbox. */
   Celld celld();
+
+  interface Disk {
+
+    /**
+     * New volumes get a loop-mounted ext4 image of their size, so a full workspace is ENOSPC in that
+     * sandbox only; false: plain volumes on the engine's disk, unbounded (an engine without loop
+     * devices). Volumes keep what they were created with.
+     */
+    @WithDefault("true")
+    boolean bounded();
+
+    /**
+     * Host directory of the disk images, as the Docker engine's host sees it; it must be a shared mount
+     * (the launcher makes it one: a bind mount of itself, {@code --make-rshared}).
+     */
+    @WithDefault("/var/lib/workcell/disks")
+    String root();
+  }
 
   interface Celld {
 
@@ -196,5 +225,9 @@ public interface SandboxSettings {
      */
     @WithDefault("15m")
     Duration idleTimeout();
+
+    /** Size of a home's volume, like {@link SandboxSettings#workspaceSize()} for tasks. */
+    @WithDefault("5g")
+    String workspaceSize();
   }
 }

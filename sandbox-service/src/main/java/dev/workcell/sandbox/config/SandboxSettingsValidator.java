@@ -67,6 +67,12 @@ public class SandboxSettingsValidator {
     require(problems, s.maxActiveRuntimesPerUser() >= 1, "max-active-runtimes-per-user", s.maxActiveRuntimesPerUser(), "must be at least 1");
     long tmp = ResourceQuantities.memoryBytes(s.tmpSize()).orElse(0);
     require(problems, tmp >= (1L << 20) && tmp <= (64L << 30), "tmp-size", s.tmpSize(), "must be a size from 1m to 64g");
+    require(problems, DiskSizes.bytes(s.workspaceSize()).isPresent(), "workspace-size", s.workspaceSize(),
+        "must be a size from 16m to 16t, such as 5g or 5Gi");
+    require(problems, DiskSizes.bytes(s.home().workspaceSize()).isPresent(), "home.workspace-size", s.home().workspaceSize(),
+        "must be a size from 16m to 16t, such as 5g or 5Gi");
+    require(problems, s.disk().root().matches("/[A-Za-z0-9._/-]*") && !s.disk().root().matches(".*(^|/)\\.\\.?(/|$).*")
+        && !s.disk().root().equals("/"), "disk.root", s.disk().root(), "must be an absolute host path without . or .. parts, not /");
     require(problems, INSTANCE.matcher(s.instance()).matches(), "instance", s.instance(), "must be lower-case letters, digits, '.', '_' or '-'");
     require(problems, !s.safeModeRetry().isNegative() && !s.safeModeRetry().isZero(), "safe-mode-retry", s.safeModeRetry(), "must be positive");
     require(problems, s.home().maxActive() >= 1 && s.home().maxActive() <= 10_000, "home.max-active", s.home().maxActive(),

@@ -21,6 +21,7 @@ public class WorkEnvAliases implements ConfigSource {
       Map.entry("workcell.sandbox.memory-limit", "WORK_MEMORY_LIMIT"),
       Map.entry("workcell.sandbox.cpu-limit", "WORK_CPU_LIMIT"),
       Map.entry("workcell.sandbox.pids-limit", "WORK_PIDS_LIMIT"),
+      Map.entry("workcell.sandbox.workspace-size", "WORK_WORKSPACE_SIZE"),
       Map.entry("workcell.sandbox.preview-port", "WORK_PREVIEW_PORT"),
       Map.entry("workcell.sandbox.preview-bind", "WORK_PREVIEW_BIND"),
       Map.entry("workcell.sandbox.docker-published-host", "WORK_DOCKER_PUBLISHED_HOST"),

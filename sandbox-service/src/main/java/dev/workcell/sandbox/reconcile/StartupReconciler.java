@@ -18,6 +18,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -134,12 +135,17 @@ public class StartupReconciler {
         removedContainers++;
       }
     }
+    List<ManagedVolume> kept = new ArrayList<>();
     for (ManagedVolume volume : volumes) {
       if (volume.taskId() != null && !known.contains(volume.taskId())) {
         driver.removeVolume(volume);
         removedVolumes++;
+      } else {
+        kept.add(volume);
       }
     }
+    // After a reboot of the host the loop mounts of bounded disks are gone (decision 0010).
+    driver.mountDisks(kept);
     return new Report(stopped, removedContainers, removedVolumes);
   }
 

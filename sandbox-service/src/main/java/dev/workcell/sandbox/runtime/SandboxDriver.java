@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.runtime;
 
+import dev.workcell.contracts.sandbox.DiskUsage;
 import java.util.List;
 import java.util.Optional;
 
@@ -58,4 +59,18 @@ public interface SandboxDriver {
 
   /** Where the preview port of a running, networked sandbox is published. */
   Optional<PreviewEndpoint> previewEndpoint(SandboxInstance instance);
+
+  /**
+   * Size and use of {@code key}'s volume: measured in its running sandbox ({@code instance}), else the
+   * last measurement; an unbounded volume says so. Empty when there is no volume or nothing is known.
+   */
+  default Optional<DiskUsage> diskUsage(SandboxKey key, Optional<SandboxInstance> instance) {
+    return Optional.empty();
+  }
+
+  /**
+   * Mounts the disks behind {@code volumes} that are not mounted (after a reboot of the engine's host);
+   * a disk that cannot be mounted is logged and its sandbox cannot start (decision 0010).
+   */
+  default void mountDisks(List<ManagedVolume> volumes) {}
 }

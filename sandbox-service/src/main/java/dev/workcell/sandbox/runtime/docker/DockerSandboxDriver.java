@@ -16,6 +16,8 @@ import com.github.dockerjava.api.model.Ports;
 import com.github.dockerjava.api.model.VolumeOptions;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.DiskUsage;
+import dev.workcell.sandbox.config.DiskSizes;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.ManagedVolume;
@@ -27,8 +29,10 @@ import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxSpec;
+import dev.workcell.sandbox.runtime.WorkspaceSizes;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -50,14 +54,24 @@ public class DockerSandboxDriver implements SandboxDriver {
   private final CelldVolume celld;
   private final RequestQueueBudget queues;
   private final ClosedNetworkCheck closedNetwork;
+  private final WorkspaceDisks disks;
+  private final WorkspaceSizes sizes;
 
   /**
    * @param docker API calls, with a response timeout
    * @param streams long-lived exec attachments, without one (an idle celld must not time out)
    */
+  public DockerSandboxDriver(DockerClient docker, DockerClient streams, SandboxSettings settings, RequestQueueBudget queues) {
+    this(docker, streams, settings, queues, key -> DiskSizes.bytes(key.home() ? settings.home().workspaceSize()
+        : settings.workspaceSize()).orElseThrow());
+  }
+
+  /** @param sizes the size of a new volume's disk (a task's policy may set its own) */
+  @Inject
   public DockerSandboxDriver(DockerClient docker, @Streaming DockerClient streams, SandboxSettings settings,
-      RequestQueueBudget queues) {
+      RequestQueueBudget queues, WorkspaceSizes sizes) {
     this.docker = docker;
+    this.sizes = sizes;
     this.queues = queues;
     this.streams = streams;
     this.settings = settings;
@@ -65,6 +79,7 @@ public class DockerSandboxDriver implements SandboxDriver {
     this.helpers = new HelperContainer(docker, settings.instance());
     this.celld = new CelldVolume(docker, helpers, settings.celld().image(), settings.runtimeImage(), settings.instance());
     this.closedNetwork = new ClosedNetworkCheck(docker, helpers, settings.closedNetworkCheck());
+    this.disks = new WorkspaceDisks(docker, helpers, settings.disk().bounded(), settings.disk().root(), settings.instance());
   }
 
   @Override
@@ -103,8 +118,8 @@ public class DockerSandboxDriver implements SandboxDriver {
   @Override
   public SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel) {
     return call("create the sandbox of " + key.describe(), () -> {
-      String volume = ensureVolume(key);
       CelldVolume.Source celldSource = celld.ensure();
+      String volume = ensureVolume(key, celldSource.image());
       if (spec.network()) {
         requireClosedNetwork(spec, celldSource);
       }
@@ -146,8 +161,50 @@ public class DockerSandboxDriver implements SandboxDriver {
         docker.startContainerCmd(instance.containerId()).exec();
       } catch (NotModifiedException alreadyRunning) {
         // another replica or an earlier attempt started it
+      } catch (RuntimeException e) {
+        // A bounded volume whose disk is not mounted (a reboot) cannot be bound: mount it, then start once more.
+        if (!volumeMountFailed(e) || !remountDisk(instance)) {
+          throw e;
+        }
+        docker.startContainerCmd(instance.containerId()).exec();
       }
     });
+  }
+
+  private static boolean volumeMountFailed(RuntimeException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    return message.contains("mount local volume") || message.contains("mounting volume");
+  }
+
+  private boolean remountDisk(SandboxInstance instance) {
+    SandboxKey key = SandboxKey.fromLabels(instance.labels());
+    Optional<ManagedVolume> volume = key == null ? Optional.empty() : findVolume(key);
+    if (volume.isEmpty() || !WorkspaceDisks.bounded(volume.get().labels())) {
+      return false;
+    }
+    Log.warnf("the disk of %s was not mounted; mounting it", volume.get().name());
+    return disks.mount(List.of(volume.get().name()), celld.current().image());
+  }
+
+  @Override
+  public Optional<DiskUsage> diskUsage(SandboxKey key, Optional<SandboxInstance> instance) {
+    return findVolume(key).flatMap(volume -> disks.usage(volume.name(), volume.labels(),
+        instance.filter(SandboxInstance::running).map(SandboxInstance::containerId), key.workdir()));
+  }
+
+  @Override
+  public void mountDisks(List<ManagedVolume> volumes) {
+    List<String> bounded = volumes.stream().filter(v -> WorkspaceDisks.bounded(v.labels())).map(ManagedVolume::name).toList();
+    disks.forgetExcept(bounded);
+    if (bounded.isEmpty()) {
+      return;
+    }
+    try {
+      disks.mount(bounded, celld.ensure().image());
+    } catch (RuntimeException e) {
+      // Not fatal: an unmounted disk only keeps its own sandbox from starting (and start tries again).
+      Log.warnf("the disks of %d volumes could not be mounted: %s", bounded.size(), e.getMessage());
+    }
   }
 
   @Override
@@ -179,6 +236,10 @@ public class DockerSandboxDriver implements SandboxDriver {
         docker.removeVolumeCmd(volume.name()).exec();
       } catch (NotFoundException alreadyGone) {
         // nothing to remove
+      }
+      if (WorkspaceDisks.bounded(volume.labels())) {
+        // Only once no container can use it: the volume is gone.
+        disks.remove(volume.name(), celld.current().image());
       }
     });
   }
@@ -300,7 +361,7 @@ public class DockerSandboxDriver implements SandboxDriver {
     }));
   }
 
-  private String ensureVolume(SandboxKey key) {
+  private String ensureVolume(SandboxKey key, String helperImage) {
     String name = key.volume(settings.instance());
     Map<String, String> wanted = key.labels(settings.instance());
     try {
@@ -311,7 +372,15 @@ public class DockerSandboxDriver implements SandboxDriver {
       }
       return name;
     } catch (NotFoundException absent) {
-      docker.createVolumeCmd().withName(name).withDriver("local").withLabels(wanted).exec();
+      if (!disks.enabled()) {
+        docker.createVolumeCmd().withName(name).withDriver("local").withLabels(wanted).exec();
+        return name;
+      }
+      long bytes = sizes.bytes(key);
+      disks.create(name, bytes, helperImage);
+      Map<String, String> labels = new HashMap<>(wanted);
+      labels.put(WorkspaceDisks.SIZE_LABEL, Long.toString(bytes));
+      docker.createVolumeCmd().withName(name).withDriver("local").withDriverOpts(disks.volumeOptions(name)).withLabels(labels).exec();
       return name;
     }
   }

@@ -36,6 +36,7 @@ tc_down() {
   tc_dc stop >/dev/null 2>&1 || true
   docker ps -aq --filter "label=dev.workcell.instance=$TC_PROJECT" | xargs -r docker rm -f >/dev/null
   docker volume ls -q --filter "label=dev.workcell.instance=$TC_PROJECT" | xargs -r docker volume rm >/dev/null
+  remove_sandbox_disks "$TC_PROJECT"
   docker network rm "workcell-$TC_PROJECT-sandbox" >/dev/null 2>&1 || true
   tc_dc --profile cli down -v --remove-orphans >/dev/null 2>&1
 }
@@ -126,6 +127,7 @@ test_compose() {
   local version start up_at
   build_images --infra || wc_die "image build failed"
   ensure_sandbox_image || wc_die "sandbox image build failed"
+  ensure_sandbox_disk_root || wc_die "the sandboxes' disk root is not a shared mount"
   version=$(img_version)
   export WORKCELL_VERSION=$version WORKCELL_COMPOSE_INSTANCE=$TC_PROJECT WORKCELL_COMPOSE_PORT=$TC_PORT \
     WORKCELL_COMPOSE_PREVIEW_PORT=$((TC_PORT + 4)) WORKCELL_COMPOSE_TERMINAL_PORT=$((TC_PORT + 5)) \

@@ -189,6 +189,7 @@ run_all_tests() {
   ensure_nats nats-test "$WC_TEST_NATS_PORT" "$WC_TEST_NATS_MONITOR_PORT"
   ensure_docker_engine
   ensure_sandbox_firewall
+  ensure_sandbox_disk_root
   ensure_sandbox_image
   wc_say "[test 2/4] celld (go test)"
   wt_go_tests

@@ -112,6 +112,14 @@ public final class SandboxSubjects {
     }
   }
 
-  /** {@code state}: absent, created, running, stopped. */
-  public record SandboxState(String taskId, String state, String containerId, String volume, boolean network) {}
+  /**
+   * {@code state}: absent, created, running, stopped. {@code disk}: the volume's size and use (only
+   * {@link #STATUS} fills it; null elsewhere and when there is no volume).
+   */
+  public record SandboxState(String taskId, String state, String containerId, String volume, boolean network, DiskUsage disk) {
+
+    public SandboxState(String taskId, String state, String containerId, String volume, boolean network) {
+      this(taskId, state, containerId, volume, network, null);
+    }
+  }
 }

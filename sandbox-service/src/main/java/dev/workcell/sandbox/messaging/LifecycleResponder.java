@@ -4,22 +4,25 @@ import dev.workcell.contracts.sandbox.ListSandboxes;
 import dev.workcell.contracts.sandbox.SandboxList;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.lifecycle.SandboxDiskStatus;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.messaging.NatsResponder;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-/** Serves the lifecycle subjects: ensure, status, stop, recreate, delete, list. */
+/** Serves the lifecycle subjects: ensure, status (with the volume's disk use), stop, recreate, delete, list. */
 @ApplicationScoped
 public class LifecycleResponder {
 
   private final NatsResponder responder;
   private final SandboxLifecycle lifecycle;
+  private final SandboxDiskStatus disks;
 
-  public LifecycleResponder(NatsResponder responder, SandboxLifecycle lifecycle) {
+  public LifecycleResponder(NatsResponder responder, SandboxLifecycle lifecycle, SandboxDiskStatus disks) {
     this.responder = responder;
     this.lifecycle = lifecycle;
+    this.disks = disks;
   }
 
   void register(@Observes StartupEvent event) {
@@ -27,8 +30,10 @@ public class LifecycleResponder {
         lifecycle.ensure(SandboxAccess.require(request.actor(), request.body()))));
     responder.serve(SandboxSubjects.RECREATE, SandboxRef.class, request -> Offload.blocking(() ->
         lifecycle.recreate(SandboxAccess.require(request.actor(), request.body()))));
-    responder.serve(SandboxSubjects.STATUS, SandboxRef.class, request -> Offload.blocking(() ->
-        lifecycle.status(SandboxAccess.require(request.actor(), request.body()))));
+    responder.serve(SandboxSubjects.STATUS, SandboxRef.class, request -> Offload.blocking(() -> {
+      SandboxRef ref = SandboxAccess.require(request.actor(), request.body());
+      return disks.withDisk(ref, lifecycle.status(ref));
+    }));
     responder.serve(SandboxSubjects.STOP, SandboxRef.class, request -> Offload.blocking(() ->
         lifecycle.stop(SandboxAccess.require(request.actor(), request.body()))));
     responder.serve(SandboxSubjects.DELETE, SandboxRef.class, request -> Offload.blocking(() ->

@@ -107,6 +107,25 @@ class SandboxSettingsValidatorTest {
     assertThat(ResourceQuantities.nanoCpus("1e3")).isEmpty();
   }
 
+  @Test
+  void workspaceSizesAreBinaryAndBounded() {
+    assertThat(DiskSizes.bytes("5g")).hasValue(5L << 30);
+    assertThat(DiskSizes.bytes("5Gi")).hasValue(5L << 30);
+    assertThat(DiskSizes.bytes("64m")).hasValue(64L << 20);
+    assertThat(DiskSizes.bytes("1.5G")).hasValue(3L << 29);
+    assertThat(DiskSizes.bytes("10GB")).hasValue(10L << 30);
+    assertThat(DiskSizes.bytes("1m")).isEmpty();
+    assertThat(DiskSizes.bytes("5i")).isEmpty();
+    assertThat(DiskSizes.bytes("-5g")).isEmpty();
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("workspaceSize", "4k"))))
+        .singleElement().asString().contains("WORK_WORKSPACE_SIZE");
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("homeWorkspaceSize", "lots")))).singleElement().asString()
+        .contains("home.workspace-size");
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("diskRoot", "var/disks")))).singleElement().asString()
+        .contains("disk.root");
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("diskRoot", "/var/../etc")))).hasSize(1);
+  }
+
   private static SandboxSettings settings(Map<String, String> o) {
     return new SandboxSettings() {
       public String runtimeImage() { return "workcell/sandbox:dev"; }
@@ -127,6 +146,13 @@ class SandboxSettingsValidatorTest {
       public int maxActiveRuntimesGlobal() { return Integer.parseInt(o.getOrDefault("global", "3")); }
       public int maxActiveRuntimesPerUser() { return 2; }
       public String tmpSize() { return "512m"; }
+      public String workspaceSize() { return o.getOrDefault("workspaceSize", "5g"); }
+      public Disk disk() {
+        return new Disk() {
+          public boolean bounded() { return true; }
+          public String root() { return o.getOrDefault("diskRoot", "/var/lib/workcell/disks"); }
+        };
+      }
       public String instance() { return "default"; }
       public Duration safeModeRetry() { return Duration.ofSeconds(10); }
       public Duration taskServiceTimeout() { return Duration.ofSeconds(5); }
@@ -138,6 +164,7 @@ class SandboxSettingsValidatorTest {
           public boolean network() { return true; }
           public int maxActive() { return Integer.parseInt(o.getOrDefault("homes", "20")); }
           public Duration idleTimeout() { return Duration.parse(o.getOrDefault("homeIdle", "PT15M")); }
+          public String workspaceSize() { return o.getOrDefault("homeWorkspaceSize", "5g"); }
         };
       }
       public Celld celld() {

@@ -70,6 +70,12 @@ public class TaskServiceFixture {
     tasks.put(taskId, new Task(task.ownerId(), policy, true, task.decommissioning()));
   }
 
+  /** Gives the task {@code policy} as it is (a test builds one with the fields it needs). */
+  public void policy(String taskId, PolicyView policy) {
+    Task task = tasks.get(taskId);
+    tasks.put(taskId, new Task(task.ownerId(), policy, policy.networkEnabled(), task.decommissioning()));
+  }
+
   public void decommissioning(String taskId) {
     Task task = tasks.get(taskId);
     tasks.put(taskId, new Task(task.ownerId(), task.policy(), task.networkEnabled(), true));

@@ -8,7 +8,10 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Network;
 import dev.workcell.sandbox.runtime.SandboxLabels;
 import dev.workcell.sandbox.runtime.docker.DockerStreamsClient;
+import dev.workcell.sandbox.runtime.docker.WorkspaceDisks;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +24,8 @@ public final class TestDocker {
   public static final String NETWORK = "workcell-sandbox-test";
   /** Marks resources a test creates by hand (foreign or unmanaged on purpose). */
   public static final String TEST_LABEL = "dev.workcell.test";
+  /** workcell.sandbox.disk.root of the test profile. */
+  public static final String DISK_ROOT = System.getenv().getOrDefault("WORKCELL_SANDBOX_DISK_ROOT", "/var/lib/workcell/disks");
 
   private TestDocker() {}
 
@@ -47,6 +52,7 @@ public final class TestDocker {
       removeContainers(docker, Map.of(TEST_LABEL, "true"));
       removeVolumes(docker, SandboxLabels.INSTANCE + "=" + INSTANCE);
       removeVolumes(docker, TEST_LABEL + "=true");
+      clearDisks(docker);
       for (Network network : docker.listNetworksCmd().withNameFilter(NETWORK).exec()) {
         if (NETWORK.equals(network.getName())) {
           docker.removeNetworkCmd(network.getId()).exec();
@@ -55,6 +61,15 @@ public final class TestDocker {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The test instance's workspace disks (decision 0010), once their volumes are gone. */
+  public static void clearDisks(DockerClient docker) {
+    if (!Files.isDirectory(Path.of(DISK_ROOT, INSTANCE))) {
+      return;
+    }
+    String image = System.getenv().getOrDefault("WORKCELL_SANDBOX_RUNTIME_IMAGE", "workcell/sandbox:dev");
+    WorkspaceDisks.clearInstance(docker, DISK_ROOT, INSTANCE, image);
   }
 
   private static void removeContainers(DockerClient docker, Map<String, String> labels) {

@@ -6,6 +6,7 @@ import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.ErrorReply;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.messaging.budget.Held;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
@@ -103,7 +104,7 @@ public class NatsResponder {
         result = Uni.createFrom().failure(e);
       }
       result.subscribe().with(
-          value -> reply(message, codec.encode(value), null),
+          value -> replyWith(message, value),
           failure -> replyError(registration.subject, message, failure));
     });
   }
@@ -136,6 +137,19 @@ public class NatsResponder {
         .orElseThrow(() -> new WorkcellException(ErrorCode.UNAUTHENTICATED, "message carries no acting account"));
     T body = codec.decode(message.getData(), registration.requestType);
     return new Envelope<>(message.getSubject(), body, actor, ActorHeaders.traceparent(message.getHeaders()));
+  }
+
+  /** A {@link Held} reply gives its room in the budget back once its bytes are sent (or failed to be). */
+  private void replyWith(Message message, Object value) {
+    if (value instanceof Held<?> held) {
+      try {
+        reply(message, codec.encode(held.value()), null);
+      } finally {
+        held.hold().close();
+      }
+    } else {
+      reply(message, codec.encode(value), null);
+    }
   }
 
   private void replyError(String subject, Message message, Throwable failure) {

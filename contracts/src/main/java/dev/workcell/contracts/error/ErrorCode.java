@@ -35,6 +35,10 @@ public enum ErrorCode {
   TOO_MANY_TASKS("too_many_tasks", 429, "The task limit is reached"),
   TOO_MANY_RUNTIMES("too_many_runtimes", 429, "The active runtime limit is reached"),
   RATE_LIMITED("rate_limited", 429, "Too many requests; try again after Retry-After seconds"),
+  /** Starting the sandbox would take the memory limits of running sandboxes past the instance's budget, and none is idle. */
+  RUNTIME_CAPACITY("runtime_capacity", 429, "The sandbox memory budget is in use by busy sandboxes; try again after Retry-After seconds"),
+  /** The sandbox's memory limit alone is more than the instance's whole sandbox memory budget: it can never start. */
+  SANDBOX_TOO_LARGE("sandbox_too_large", 422, "The sandbox's memory limit exceeds the instance's sandbox memory budget"),
   SAFE_MODE("safe_mode", 503, "The sandbox runtime is in safe mode until cleanup is proven"),
   SERVICE_UNAVAILABLE("service_unavailable", 503, "A backing service is not available"),
   /** A sandbox's request queue (or the service-wide one) is full: its celld is not reading, or is stopped. */

@@ -95,7 +95,7 @@ public class ProblemMapper {
   /** Admission and availability answers tell the client when trying again is worth it. */
   static java.util.Optional<Integer> retryAfter(ErrorCode code) {
     return switch (code) {
-      case TOO_MANY_TASKS, TOO_MANY_RUNTIMES -> java.util.Optional.of(30);
+      case TOO_MANY_TASKS, TOO_MANY_RUNTIMES, RUNTIME_CAPACITY -> java.util.Optional.of(30);
       case SAFE_MODE -> java.util.Optional.of(10);
       case SERVICE_UNAVAILABLE -> java.util.Optional.of(5);
       default -> java.util.Optional.empty();

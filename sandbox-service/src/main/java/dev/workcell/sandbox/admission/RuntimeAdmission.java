@@ -2,6 +2,7 @@ package dev.workcell.sandbox.admission;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.RuntimeUsage;
 import dev.workcell.sandbox.config.SandboxSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -35,6 +36,7 @@ public class RuntimeAdmission {
   private final int homeCap;
   private final LongSupplier clock;
   private final int maxWaiting;
+  private final MemoryBudget memoryBudget;
   private final Map<String, Lease> leases = new HashMap<>();
   private final Deque<Waiter> waiting = new ArrayDeque<>();
 
@@ -42,9 +44,9 @@ public class RuntimeAdmission {
   public static final String PREVIEW = "preview";
 
   @Inject
-  public RuntimeAdmission(SandboxSettings settings) {
+  public RuntimeAdmission(SandboxSettings settings, MemoryBudget memoryBudget) {
     this(settings.maxActiveRuntimesGlobal(), settings.maxActiveRuntimesPerUser(), settings.home().maxActive(),
-        settings.maxWaitingRuns(), System::currentTimeMillis);
+        settings.maxWaitingRuns(), System::currentTimeMillis, memoryBudget);
   }
 
   RuntimeAdmission(int globalCap, int perUserCap, int homeCap, LongSupplier clock) {
@@ -52,6 +54,11 @@ public class RuntimeAdmission {
   }
 
   RuntimeAdmission(int globalCap, int perUserCap, int homeCap, int maxWaiting, LongSupplier clock) {
+    this(globalCap, perUserCap, homeCap, maxWaiting, clock, new MemoryBudget(Long.MAX_VALUE));
+  }
+
+  RuntimeAdmission(int globalCap, int perUserCap, int homeCap, int maxWaiting, LongSupplier clock, MemoryBudget memoryBudget) {
+    this.memoryBudget = memoryBudget;
     this.globalCap = globalCap;
     this.perUserCap = perUserCap;
     this.homeCap = homeCap;
@@ -299,6 +306,115 @@ public class RuntimeAdmission {
     return leases.containsKey(id);
   }
 
+  /** What {@link #reserveMemory} found. */
+  public enum Room { RESERVED, ALREADY_RESERVED, FULL }
+
+  /** A running sandbox that may be stopped to make room, as seen at {@code version} (any later use changes it). */
+  public record IdleSandbox(String id, long memoryBytes, long version) {}
+
+  /**
+   * Puts a sandbox's memory limit in the ledger before it is started (its lease must be taken):
+   * {@code RESERVED} when it fits beside the limits of the other running sandboxes, homes included;
+   * {@code ALREADY_RESERVED} when the ledger has it with that limit; {@code FULL} when it does not fit
+   * (nothing reserved: stop an idle sandbox and ask again). Atomic, so two racing starts never both
+   * overshoot. A limit above the whole budget is refused with {@code sandbox_too_large}: no stop helps.
+   */
+  public Room reserveMemory(String id, long bytes) {
+    long budget = memoryBudget.bytes(); // outside the lock: the first call asks the engine
+    if (bytes > budget) {
+      throw new WorkcellException(ErrorCode.SANDBOX_TOO_LARGE, "this sandbox's memory limit (" + mib(bytes)
+          + ") is more than this instance's whole sandbox memory budget (" + mib(budget)
+          + "), so it can never start: give it a smaller memory limit or raise workcell.sandbox.memory-budget / memory-share");
+    }
+    synchronized (this) {
+      Lease lease = leases.get(id);
+      if (lease == null) {
+        throw new IllegalStateException("memory is reserved only under a lease: " + id);
+      }
+      if (lease.memoryBytes == bytes) {
+        return Room.ALREADY_RESERVED;
+      }
+      if (reservedMemory() - lease.memoryBytes + bytes > budget) {
+        return Room.FULL;
+      }
+      lease.memoryBytes = bytes;
+      return Room.RESERVED;
+    }
+  }
+
+  /** Takes a sandbox out of the ledger while it keeps its lease (a start that failed under a run's hold). */
+  public synchronized void releaseMemory(String id) {
+    Lease lease = leases.get(id);
+    if (lease != null) {
+      lease.memoryBytes = 0;
+    }
+  }
+
+  /** Why a start found no room, for its refusal. */
+  public synchronized String memoryRefusal(long bytes) {
+    return "starting this sandbox (" + mib(bytes) + ") would take the memory limits of running sandboxes past this instance's budget ("
+        + mib(reservedMemory()) + " of " + mib(memoryBudget.known()) + " in use by " + memoryHolders()
+        + " busy sandboxes, none idle); try again when one stops";
+  }
+
+  /**
+   * Running sandboxes, homes and tasks alike, that may be stopped to make room: nothing in flight and
+   * no hold (a run's, a verified preview's), least recently used first.
+   */
+  public synchronized List<IdleSandbox> idleByLastUse(String except) {
+    long now = clock.getAsLong();
+    return leases.entrySet().stream()
+        .filter(e -> !e.getKey().equals(except) && e.getValue().memoryBytes > 0 && e.getValue().idle(now, 0, false))
+        .sorted(Comparator.comparingLong(e -> e.getValue().lastActivity))
+        .map(e -> new IdleSandbox(e.getKey(), e.getValue().memoryBytes, e.getValue().version)).toList();
+  }
+
+  /** Releases an idle sandbox's lease (and its memory) only if nothing used it since {@code seen} and it is still idle. */
+  public boolean releaseIfUnchanged(IdleSandbox seen) {
+    List<Waiter> granted;
+    synchronized (this) {
+      Lease lease = leases.get(seen.id());
+      if (lease == null || lease.version != seen.version() || !lease.idle(clock.getAsLong(), 0, false)) {
+        return false;
+      }
+      leases.remove(seen.id());
+      granted = grant();
+    }
+    granted.forEach(w -> w.granted.complete(true));
+    return true;
+  }
+
+  /** The memory ledger: budget (0 until the engine was asked), reserved, idle, and {@code ownerId}'s own task sandboxes. */
+  public synchronized RuntimeUsage.Memory memory(String ownerId) {
+    long now = clock.getAsLong();
+    List<RuntimeUsage.SandboxMemory> mine = new ArrayList<>();
+    long idle = 0;
+    for (Map.Entry<String, Lease> e : leases.entrySet()) {
+      Lease lease = e.getValue();
+      if (lease.memoryBytes == 0) {
+        continue;
+      }
+      boolean isIdle = lease.idle(now, 0, false);
+      idle += isIdle ? lease.memoryBytes : 0;
+      if (!lease.home && lease.ownerId.equals(ownerId)) {
+        mine.add(new RuntimeUsage.SandboxMemory(e.getKey(), lease.memoryBytes, isIdle));
+      }
+    }
+    return new RuntimeUsage.Memory(memoryBudget.known(), reservedMemory(), idle, (int) memoryHolders(), mine);
+  }
+
+  private long reservedMemory() {
+    return leases.values().stream().mapToLong(lease -> lease.memoryBytes).sum();
+  }
+
+  private long memoryHolders() {
+    return leases.values().stream().filter(lease -> lease.memoryBytes > 0).count();
+  }
+
+  private static String mib(long bytes) {
+    return (bytes >> 20) + " MiB";
+  }
+
   /** Running Work task sandboxes (what WORK_MAX_ACTIVE_RUNTIMES_GLOBAL caps). */
   public synchronized int active() {
     return leases.size() - homes();
@@ -322,6 +438,8 @@ public class RuntimeAdmission {
     /** Named holders and when each hold lapses (Long.MAX_VALUE: until released). */
     final Map<String, Long> holds = new HashMap<>();
     int inflight;
+    /** The sandbox's memory limit while it runs or is being started (the memory ledger); 0 otherwise. */
+    long memoryBytes;
     long lastActivity;
     /** Bumped by every use, so an eviction can tell "still the idle home I checked" from "used meanwhile". */
     long version;

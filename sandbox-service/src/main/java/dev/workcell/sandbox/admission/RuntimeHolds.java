@@ -62,7 +62,7 @@ public class RuntimeHolds {
   public RuntimeUsage usage(String ownerId) {
     RuntimeAdmission.Usage use = admission.usage(ownerId);
     return new RuntimeUsage(BACKEND, !safeMode.active(), safeMode.reason(), use.globalCap(), use.globalActive(), use.perUserCap(),
-        use.userActive(), use.waiting(), use.maxWaiting(), releaseGraceMs, idleTimeoutMs);
+        use.userActive(), use.waiting(), use.maxWaiting(), releaseGraceMs, idleTimeoutMs, admission.memory(ownerId));
   }
 
   private static SandboxKey taskKey(SandboxRef ref) {

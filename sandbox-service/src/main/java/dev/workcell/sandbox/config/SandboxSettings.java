@@ -40,6 +40,25 @@ public interface SandboxSettings {
   @WithDefault("2")
   String cpuLimit();
 
+  /**
+   * CPU weight of every sandbox (cgroup cpu shares, Docker's {@code --cpu-shares}; 1024 is Docker's
+   * default): under contention N busy sandboxes get about 1/N of the host each. The cpu limit above is
+   * only a ceiling, applied when it is below the host's cores.
+   */
+  @WithDefault("1024")
+  int cpuShares();
+
+  /**
+   * Share of the engine's memory (Docker {@code info} MemTotal) the memory limits of running sandboxes,
+   * homes included, may add up to; past it the least recently used idle sandbox is stopped or the start
+   * is refused ({@code runtime_capacity}). Ignored when {@link #memoryBudget()} is set.
+   */
+  @WithDefault("0.75")
+  double memoryShare();
+
+  /** The same budget as an absolute size ({@code 18g}), instead of a share of the engine's memory. */
+  Optional<String> memoryBudget();
+
   /** Processes per sandbox (WORK_PIDS_LIMIT). */
   @WithDefault("256")
   long pidsLimit();

@@ -52,6 +52,11 @@ public class SandboxSettingsValidator {
         "memory-limit", s.memoryLimit(), "must be a size such as 2g or 512m, at least 64m");
     require(problems, ResourceQuantities.nanoCpus(s.cpuLimit()).orElse(0) >= ResourceQuantities.MIN_NANO_CPUS,
         "cpu-limit", s.cpuLimit(), "must be a core count such as 2 or 0.5, at least 0.01");
+    require(problems, s.cpuShares() >= 2 && s.cpuShares() <= 262_144, "cpu-shares", s.cpuShares(), "must be 2..262144 (1024 is Docker's default weight)");
+    require(problems, s.memoryShare() > 0 && s.memoryShare() <= 1, "memory-share", s.memoryShare(),
+        "must be a fraction of the engine's memory above 0 and at most 1, such as 0.75");
+    s.memoryBudget().ifPresent(budget -> require(problems, ResourceQuantities.memoryBytes(budget).orElse(0) >= ResourceQuantities.MIN_MEMORY_BYTES,
+        "memory-budget", budget, "must be a size such as 18g, at least 64m"));
     require(problems, s.pidsLimit() >= 16 && s.pidsLimit() <= 1_000_000, "pids-limit", s.pidsLimit(), "must be 16..1000000");
     require(problems, s.previewPort() >= 1 && s.previewPort() <= 65_535, "preview-port", s.previewPort(), "must be 1..65535");
     require(problems, IpLiterals.isLiteral(s.previewBind()) && !s.previewBind().equals("0.0.0.0") && !s.previewBind().equals("::"),

@@ -49,6 +49,8 @@ public class SandboxLifecycle {
   private final String deployment;
   private final TaskLocks locks = new TaskLocks();
   private final Map<String, ActiveSandbox> active = new ConcurrentHashMap<>();
+  /** Bounds the stops one start may make for memory (each frees at least 64m; racing starts may take the room). */
+  private static final int MAX_STOPS_FOR_ROOM = 64;
 
   public SandboxLifecycle(SandboxDriver driver, SandboxSpecs specs, RuntimeAdmission admission, CelldLauncher celld,
       TaskRuntimeSpecs tasks, SafeMode safeMode, BackgroundWork busy, SandboxSettings settings) {
@@ -277,18 +279,18 @@ public class SandboxLifecycle {
     // a home's comes from settings.
     SandboxPolicy policy = key.home() ? tasks.policyForHome() : tasks.policyFor(new SandboxRef(key.taskId(), key.ownerId()));
     boolean admitted = key.home() ? admitHome(taskId) : admission.admit(taskId, key.admissionOwner());
+    boolean reserved = false;
     try {
       SandboxInstance instance;
-      SandboxSpec spec;
+      SandboxSpec spec = reusable != null ? reusable.spec() : specs.resolve(policy, key.workdir());
+      reserved = reserveMemory(key, spec.memoryBytes());
       if (reusable != null) {
         instance = reusable.instance();
-        spec = reusable.spec();
       } else {
         if (found.isPresent()) {
           deactivate(taskId, "the sandbox is being recreated");
           driver.removeContainer(found.get());
         }
-        spec = specs.resolve(policy, key.workdir());
         instance = driver.create(key, spec, specs.encode(policy));
       }
       boolean celldHeld = instance.running() && current != null && current.celld().open()
@@ -308,9 +310,63 @@ public class SandboxLifecycle {
       if (admitted) {
         admission.release(taskId);
         stopQuietly(key);
+      } else if (reserved) {
+        admission.releaseMemory(taskId); // the lease stays with its holder (a run), the memory does not
+        stopQuietly(key);
       }
       throw e;
     }
+  }
+
+  /**
+   * Puts the sandbox's memory limit in the ledger before it starts, stopping the least recently used
+   * idle sandboxes (homes or tasks; volumes kept) until it fits; {@code runtime_capacity} when every
+   * running sandbox is busy. True when this call reserved it, so a failed start gives it back.
+   */
+  private boolean reserveMemory(SandboxKey key, long bytes) {
+    for (int stopped = 0; stopped <= MAX_STOPS_FOR_ROOM; stopped++) {
+      RuntimeAdmission.Room room = admission.reserveMemory(key.id(), bytes);
+      if (room != RuntimeAdmission.Room.FULL) {
+        return room == RuntimeAdmission.Room.RESERVED;
+      }
+      if (!stopOneIdle(key.id())) {
+        break;
+      }
+    }
+    throw new WorkcellException(ErrorCode.RUNTIME_CAPACITY, admission.memoryRefusal(bytes));
+  }
+
+  /** Stops the least recently used idle sandbox whose lock is free; false when there is none. */
+  private boolean stopOneIdle(String forId) {
+    for (RuntimeAdmission.IdleSandbox candidate : admission.idleByLastUse(forId)) {
+      if (locks.tryWith(candidate.id(), () -> stopForRoom(candidate))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Under the idle sandbox's lock: stops it (volume kept) unless it was used meanwhile or runs background processes. */
+  private boolean stopForRoom(RuntimeAdmission.IdleSandbox candidate) {
+    ActiveSandbox victim = active.get(candidate.id());
+    if (victim == null) {
+      return false; // being started or stopped by someone else
+    }
+    if (victim.celld().open() && busy.hasRunningProcesses(victim.celld())) {
+      admission.touch(candidate.id());
+      return false;
+    }
+    if (!admission.releaseIfUnchanged(candidate)) {
+      return false;
+    }
+    deactivate(candidate.id(), "the sandbox was stopped to make room in the memory budget");
+    try {
+      driver.stop(victim.instance());
+      Log.infof("stopped idle sandbox %s (%d MiB) to make room in the memory budget", victim.instance().name(), candidate.memoryBytes() >> 20);
+    } catch (RuntimeException e) {
+      Log.warnf("could not stop idle sandbox %s while making room: %s", victim.instance().name(), e.getMessage());
+    }
+    return true;
   }
 
   /**

@@ -57,6 +57,9 @@ public interface SandboxDriver {
    */
   Optional<String> startFailure(SandboxInstance instance);
 
+  /** The engine host's memory and cores, asked once and remembered (they change only with the host). */
+  HostResources hostResources();
+
   /** Where the preview port of a running, networked sandbox is published. */
   Optional<PreviewEndpoint> previewEndpoint(SandboxInstance instance);
 

@@ -9,7 +9,8 @@ import java.util.List;
  */
 public final class SandboxHardening {
 
-  public static final int VERSION = 6;
+  /** 7: every sandbox has a CPU weight (cpu shares) and a cpu limit only below the host's cores. */
+  public static final int VERSION = 7;
 
   /** The workload's identity: every command's, the owner of every file celld makes. */
   public static final String USER = "1000:1000";

@@ -14,11 +14,14 @@ import java.util.Optional;
  * {@code workdir} is where the volume is mounted (also the working directory and celld's root):
  * {@code /workspace} for tasks, {@code /home/user} for homes. {@code celldSocketRoot} is the host
  * directory of celld's per-sandbox socket directories, blank when celld is reached over the exec.
+ * {@code nanoCpus} is 0 (no ceiling) unless the limit is below the host's cores; {@code cpuShares} is
+ * the sandbox's CPU weight, which is what shares a busy host fairly.
  */
 public record SandboxSpec(
     String image,
     long memoryBytes,
     long nanoCpus,
+    int cpuShares,
     long pidsLimit,
     long tmpBytes,
     boolean network,
@@ -57,7 +60,7 @@ public record SandboxSpec(
   /** sha256 over every field and the hardening profile; stored as the policy-hash label. */
   public String hash() {
     String canonical = SandboxHardening.describe() + ";image=" + image + ";memory=" + memoryBytes + ";swap=" + memoryBytes
-        + ";nanocpus=" + nanoCpus + ";pids=" + pidsLimit + ";tmp=" + tmpBytes + ";network=" + network
+        + ";nanocpus=" + nanoCpus + ";cpushares=" + cpuShares + ";pids=" + pidsLimit + ";tmp=" + tmpBytes + ";network=" + network
         + ";netname=" + networkName + ";dns=" + String.join(",", dns) + ";preview=" + previewBind + ":" + previewPort
         + ";mount=" + workdir + ";celld=" + celldSocketRoot;
     return HexFormat.of().formatHex(sha256(canonical));

@@ -25,9 +25,11 @@ public class SandboxSpecs {
   private final SandboxSettings settings;
   private final ObjectMapper json;
   private final String celldSocketRoot;
+  private final SandboxDriver driver;
 
-  public SandboxSpecs(SandboxSettings settings, DockerSettings docker, ObjectMapper json) {
+  public SandboxSpecs(SandboxSettings settings, DockerSettings docker, ObjectMapper json, SandboxDriver driver) {
     this.settings = settings;
+    this.driver = driver;
     this.json = json;
     this.celldSocketRoot = CelldChannels.usesSocket(settings, docker) ? CelldChannels.socketRoot(settings) : "";
   }
@@ -51,6 +53,7 @@ public class SandboxSpecs {
     if (nanoCpus < ResourceQuantities.MIN_NANO_CPUS) {
       throw invalid("policy cpus must be at least 0.01");
     }
+    nanoCpus = cpuCeiling(nanoCpus);
     long pids = p.pidsLimit() == null ? settings.pidsLimit() : p.pidsLimit();
     if (pids < 16 || pids > 1_000_000) {
       throw invalid("policy pidsLimit must be 16..1000000");
@@ -58,17 +61,26 @@ public class SandboxSpecs {
     boolean network = p.network() == null || p.network();
     long tmp = ResourceQuantities.memoryBytes(settings.tmpSize()).orElseThrow();
     List<String> dns = network ? settings.runtimeDns().map(SandboxSettingsValidator::dnsEntries).orElse(List.of()) : List.of();
-    return new SandboxSpec(image, memory, nanoCpus, pids, tmp, network,
+    return new SandboxSpec(image, memory, nanoCpus, settings.cpuShares(), pids, tmp, network,
         network ? settings.networkName() : "none", dns,
         network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir, celldSocketRoot);
   }
 
-  /** The policy as stored in the sandbox's policy label. */
+  /**
+   * A cpu limit at or above the host's cores is no limit at all (and the engine refuses one above
+   * them), so it is dropped: the sandbox's weight shares the host. Below them it stays a ceiling.
+   */
+  private long cpuCeiling(long nanoCpus) {
+    long hostNanoCpus = driver.hostResources().cpus() * 1_000_000_000L;
+    return nanoCpus < hostNanoCpus ? nanoCpus : 0;
+  }
+
   /** The socket directory the sandbox named {@code container} has or had; empty on the exec channel. */
   public Optional<Path> celldSocketDir(String container) {
     return SandboxSpec.celldSocketDir(celldSocketRoot, container);
   }
 
+  /** The policy as stored in the sandbox's policy label. */
   public String encode(SandboxPolicy policy) {
     try {
       return json.writeValueAsString(policy == null ? SandboxPolicy.defaults() : policy);

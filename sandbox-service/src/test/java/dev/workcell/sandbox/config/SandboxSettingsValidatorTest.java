@@ -54,6 +54,16 @@ class SandboxSettingsValidatorTest {
   }
 
   @Test
+  void theMemoryBudgetAndCpuWeightAreChecked() {
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("memoryShare", "1", "memoryBudget", "18g", "cpuShares", "512")))).isEmpty();
+    List<String> problems = SandboxSettingsValidator.problems(settings(Map.of("memoryShare", "1.5", "memoryBudget", "lots", "cpuShares", "1")));
+    assertThat(String.join("\n", problems))
+        .contains("workcell.sandbox.memory-share = '1.5'").contains("workcell.sandbox.memory-budget = 'lots'")
+        .contains("workcell.sandbox.cpu-shares = '1'");
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("memoryShare", "0")))).hasSize(1);
+  }
+
+  @Test
   void homeAdmissionSettingsAreChecked() {
     assertThat(SandboxSettingsValidator.problems(settings(Map.of("homes", "1", "homeIdle", "PT0S")))).isEmpty();
     List<String> problems = SandboxSettingsValidator.problems(settings(Map.of("homes", "0", "homeIdle", "-PT1M")));
@@ -133,6 +143,9 @@ class SandboxSettingsValidatorTest {
       public int maxOutputChars() { return 50_000; }
       public String memoryLimit() { return o.getOrDefault("memory", "2g"); }
       public String cpuLimit() { return o.getOrDefault("cpu", "2"); }
+      public int cpuShares() { return Integer.parseInt(o.getOrDefault("cpuShares", "1024")); }
+      public double memoryShare() { return Double.parseDouble(o.getOrDefault("memoryShare", "0.75")); }
+      public Optional<String> memoryBudget() { return Optional.ofNullable(o.get("memoryBudget")); }
       public long pidsLimit() { return Long.parseLong(o.getOrDefault("pids", "256")); }
       public int previewPort() { return Integer.parseInt(o.getOrDefault("port", "4173")); }
       public String previewBind() { return o.getOrDefault("bind", "127.0.0.1"); }

@@ -59,7 +59,10 @@ class SandboxHardeningTest {
     assertThat(host.getInit()).isTrue();
     assertThat(host.getMemory()).isEqualTo(2L << 30);
     assertThat(host.getMemorySwap()).isEqualTo(host.getMemory());
-    assertThat(host.getNanoCPUs()).isEqualTo(2_000_000_000L);
+    // WORK_CPU_LIMIT (2) is a ceiling only below the host's cores; every sandbox has the same CPU weight.
+    int cores = docker.infoCmd().exec().getNCPU();
+    assertThat(host.getNanoCPUs()).isEqualTo(cores <= 2 ? 0L : 2_000_000_000L);
+    assertThat(host.getCpuShares()).isEqualTo(1024);
     assertThat(host.getPidsLimit()).isEqualTo(256L);
     assertThat(host.getNetworkMode()).isEqualTo(TestDocker.NETWORK);
     assertThat(inspect.getNetworkSettings().getNetworks()).containsOnlyKeys(TestDocker.NETWORK);

@@ -37,6 +37,7 @@ final class ContainerBlueprint {
         .withMemory(spec.memoryBytes())
         .withMemorySwap(spec.memoryBytes())
         .withNanoCPUs(spec.nanoCpus())
+        .withCpuShares(spec.cpuShares())
         .withPidsLimit(spec.pidsLimit())
         .withNetworkMode(spec.networkName())
         .withMounts(mounts(spec, name, volume, celldVolume));

@@ -20,6 +20,7 @@ import dev.workcell.contracts.sandbox.DiskUsage;
 import dev.workcell.sandbox.config.DiskSizes;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.HostResources;
 import dev.workcell.sandbox.runtime.ManagedVolume;
 import dev.workcell.sandbox.runtime.PreviewEndpoint;
 import dev.workcell.sandbox.runtime.RequestQueueBudget;
@@ -56,6 +57,7 @@ public class DockerSandboxDriver implements SandboxDriver {
   private final ClosedNetworkCheck closedNetwork;
   private final WorkspaceDisks disks;
   private final WorkspaceSizes sizes;
+  private volatile HostResources host;
 
   /**
    * @param docker API calls, with a response timeout
@@ -293,6 +295,22 @@ public class DockerSandboxDriver implements SandboxDriver {
       String host = settings.dockerPublishedHost().orElse(bindings[0].getHostIp());
       return Optional.of(new PreviewEndpoint(host, Integer.parseInt(bindings[0].getHostPortSpec())));
     }));
+  }
+
+  @Override
+  public HostResources hostResources() {
+    HostResources known = host;
+    if (known == null) {
+      known = call("read the engine's memory and cores", () -> {
+        var info = docker.infoCmd().exec();
+        if (info.getMemTotal() == null || info.getMemTotal() <= 0 || info.getNCPU() == null || info.getNCPU() <= 0) {
+          throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "the engine reported no memory total or core count");
+        }
+        return new HostResources(info.getMemTotal(), info.getNCPU());
+      });
+      host = known;
+    }
+    return known;
   }
 
   /** Network-enabled sandboxes run only on the managed bridge, and only once it is proven closed. */

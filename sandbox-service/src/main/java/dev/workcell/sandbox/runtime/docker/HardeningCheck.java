@@ -57,7 +57,8 @@ final class HardeningCheck {
     expect(drift, "volumes-from", 0, host.getVolumesFrom() == null ? 0 : host.getVolumesFrom().length);
     expect(drift, "memory", spec.memoryBytes(), host.getMemory());
     expect(drift, "memory-swap", spec.memoryBytes(), host.getMemorySwap());
-    expect(drift, "nano cpus", spec.nanoCpus(), host.getNanoCPUs());
+    expect(drift, "nano cpus", spec.nanoCpus(), host.getNanoCPUs() == null ? 0L : host.getNanoCPUs());
+    expect(drift, "cpu shares", spec.cpuShares(), host.getCpuShares() == null ? 0 : host.getCpuShares());
     expect(drift, "pids limit", spec.pidsLimit(), host.getPidsLimit());
     expect(drift, "network mode", spec.networkName(), host.getNetworkMode());
     expect(drift, "dns", spec.dns(), list(host.getDns()));

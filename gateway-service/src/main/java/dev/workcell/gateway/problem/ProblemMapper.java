@@ -98,6 +98,7 @@ public class ProblemMapper {
       case TOO_MANY_TASKS, TOO_MANY_RUNTIMES, RUNTIME_CAPACITY -> java.util.Optional.of(30);
       case SAFE_MODE -> java.util.Optional.of(10);
       case SERVICE_UNAVAILABLE -> java.util.Optional.of(5);
+      case RATE_LIMITED -> java.util.Optional.of(1); // a byte budget refused it (here or in a service behind)
       default -> java.util.Optional.empty();
     };
   }

@@ -11,10 +11,13 @@ import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.task.service.TaskSandboxes;
 import io.quarkus.security.Authenticated;
+import dev.workcell.messaging.budget.Utf8;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
@@ -23,7 +26,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -43,10 +45,12 @@ public class FileResource {
 
   private final CallerRequests caller;
   private final TaskSandboxes sandboxes;
+  private final GatewayBudget budget;
 
-  public FileResource(CallerRequests caller, TaskSandboxes sandboxes) {
+  public FileResource(CallerRequests caller, TaskSandboxes sandboxes, GatewayBudget budget) {
     this.caller = caller;
     this.sandboxes = sandboxes;
+    this.budget = budget;
   }
 
   @GET
@@ -61,10 +65,13 @@ public class FileResource {
   @GET
   @Path("/file")
   @Operation(operationId = "readWorkspaceFile", summary = "Read a UTF-8 text file of at most 2,000,000 bytes")
-  public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
+  public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path, RoutingContext context) {
     String file = Inputs.workspacePath(path, true);
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_READ,
-        new ReadFile(owned.ref(), file), FileContent.class, SANDBOX_DEADLINE));
+        new ReadFile(owned.ref(), file), FileContent.class, SANDBOX_DEADLINE)
+        // The text is in memory from here until the answer is sent: counted, or refused with 429.
+        .invoke(content -> budget.holdUntilSent(context, GatewayBudget.account(owned.actor().accountId()),
+            GatewayBudget.ANSWER_COPIES * (content.content() == null ? 0L : content.content().length()))));
   }
 
   @PUT
@@ -77,8 +84,7 @@ public class FileResource {
     if (request.content() == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "content is required");
     }
-    if (request.content().length() > Limits.FILE_MAX_BYTES
-        || request.content().getBytes(StandardCharsets.UTF_8).length > Limits.FILE_MAX_BYTES) {
+    if (request.content().length() > Limits.FILE_MAX_BYTES || Utf8.length(request.content()) > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
     }
     boolean parents = Boolean.TRUE.equals(request.createParents());

@@ -42,13 +42,6 @@ public interface TerminalSettings {
   int archiveMaxFiles();
 
   /**
-   * Bytes of whole files this gateway holds in memory at once (read_file of an image; every other
-   * download streams). A read that does not fit is refused with 429 and Retry-After, never an OOM.
-   */
-  @WithDefault("67108864")
-  long wholeFileBudgetBytes();
-
-  /**
    * Single-user mode for direct connections (a browser that sends only the key): the user id taken
    * when a request has no X-User-Id. Unset (the default), such a request is refused.
    */

@@ -15,6 +15,7 @@ import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.terminal.rest.TerminalRequests.PathRequest;
 import dev.workcell.gateway.terminal.rest.TerminalRequests.ReplaceRequest;
@@ -37,7 +38,9 @@ import dev.workcell.gateway.terminal.service.SessionCwds;
 import dev.workcell.gateway.terminal.service.TerminalCaller;
 import dev.workcell.gateway.terminal.service.TerminalSandbox;
 import dev.workcell.gateway.terminal.service.TextLines;
+import dev.workcell.messaging.budget.Utf8;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -47,7 +50,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** The file tools of the Open Terminal API (list, read, display, write, replace) and the session directory. */
@@ -59,12 +61,15 @@ public class TerminalFileResource {
   private final SessionCwds cwds;
   private final DocumentText documents;
   private final long viewMaxBytes;
+  private final GatewayBudget budget;
 
-  public TerminalFileResource(TerminalSandbox sandbox, SessionCwds cwds, DocumentText documents, TerminalSettings settings) {
+  public TerminalFileResource(TerminalSandbox sandbox, SessionCwds cwds, DocumentText documents, TerminalSettings settings,
+      GatewayBudget budget) {
     this.sandbox = sandbox;
     this.cwds = cwds;
     this.documents = documents;
     this.viewMaxBytes = settings.viewMaxBytes();
+    this.budget = budget;
   }
 
   @GET
@@ -82,7 +87,8 @@ public class TerminalFileResource {
   @GET
   @Path("/files/read")
   public Uni<Response> read(@QueryParam("path") String path, @QueryParam("start_line") String startLine,
-      @QueryParam("end_line") String endLine, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+      @QueryParam("end_line") String endLine, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session,
+      RoutingContext context) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     Integer start = QueryValues.integer("start_line", startLine, 1, Integer.MAX_VALUE, null);
     Integer end = QueryValues.integer("end_line", endLine, 1, Integer.MAX_VALUE, null);
@@ -101,7 +107,9 @@ public class TerminalFileResource {
       return documents.extract(caller, file, kind).map(text -> lines(shown, LineWindow.of(text.content(), start, end)));
     }
     // Chunk by chunk: a line range of a file of any size keeps only its own lines in memory.
+    // The lines kept (at most the file's size, as text and as the answer) are counted until the answer is sent.
     return sandbox.stream(caller, file, Long.MAX_VALUE)
+        .invoke(stream -> hold(context, caller, stream, start != null || end != null))
         .chain(stream -> stream.chunks().collect().in(() -> new LineWindow(start, end), LineWindow::accept))
         .map(window -> lines(shown, window.finish()))
         .onFailure().transform(failure -> unsupported(UpstreamStatus.fileExpected(failure), file));
@@ -141,7 +149,8 @@ public class TerminalFileResource {
   @POST
   @Path("/files/replace")
   @Consumes(MediaType.APPLICATION_JSON)
-  public Uni<Written> replace(ReplaceRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+  public Uni<Written> replace(ReplaceRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session,
+      RoutingContext context) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     ReplaceRequest request = Inputs.body(body);
     String file = HomePaths.resolve(QueryValues.required("path", request.path()), cwds.get(caller));
@@ -152,7 +161,11 @@ public class TerminalFileResource {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "File not found");
     }
     return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class)
-        .onFailure().transform(UpstreamStatus::fileExpected).chain(current -> {
+        .onFailure().transform(UpstreamStatus::fileExpected)
+        // The text, its edited copy and the write's message: counted until the answer is sent.
+        .invoke(current -> budget.holdUntilSent(context, GatewayBudget.terminalUser(caller.userId()),
+            3L * (current.content() == null ? 0 : current.content().length())))
+        .chain(current -> {
       // Read as upstream reads text (universal newlines), so CRLF files are written back with LF.
       String content = TextLines.normalizeNewlines(current.content());
       for (ReplacementChunk chunk : request.replacements()) {
@@ -203,6 +216,25 @@ public class TerminalFileResource {
     return new Entry(entry.name(), type, entry.size(), entry.mtimeMs() / 1000.0, (entry.mode() & 0200) != 0);
   }
 
+  /**
+   * A whole text is held twice (its lines and the answer); one larger than the gateway's budget would
+   * not fit at all, so it is 413 (a line range of it streams through). A range keeps at most its lines.
+   */
+  private void hold(RoutingContext context, TerminalCaller caller, TerminalSandbox.FileStream stream, boolean ranged) {
+    try {
+      long bytes = GatewayBudget.ANSWER_COPIES * stream.size();
+      if (!ranged && bytes > budget.budget().limit()) {
+        throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "The file has " + stream.size()
+            + " bytes, more than the gateway holds at once; read it with start_line and end_line");
+      }
+      budget.holdUntilSent(context, GatewayBudget.terminalUser(caller.userId()),
+          ranged ? Math.min(bytes, budget.budget().perUser()) : bytes);
+    } catch (RuntimeException refused) {
+      stream.hold().close(); // its chunks are never taken
+      throw refused;
+    }
+  }
+
   private static Response lines(String shown, LineWindow.Lines lines) {
     return Response.ok(new TextFile(shown, lines.total(), lines.content()), MediaType.APPLICATION_JSON).build();
   }
@@ -218,10 +250,12 @@ public class TerminalFileResource {
     return failure instanceof WorkcellException known && known.code() == ErrorCode.NOT_FOUND;
   }
 
+  /** Counted, not encoded: two getBytes() of a 2 MB text were two 2 MB copies per write. */
   private static long utf8Size(String content) {
-    if (content.length() > Limits.FILE_MAX_BYTES || content.getBytes(StandardCharsets.UTF_8).length > Limits.FILE_MAX_BYTES) {
+    long size = content.length() > Limits.FILE_MAX_BYTES ? Long.MAX_VALUE : Utf8.length(content);
+    if (size > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
     }
-    return content.getBytes(StandardCharsets.UTF_8).length;
+    return size;
   }
 }

@@ -14,6 +14,7 @@ import dev.workcell.contracts.sandbox.ProcessList;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.StartProcess;
+import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.terminal.rest.TerminalRequests.ExecRequest;
 import dev.workcell.gateway.terminal.rest.TerminalRequests.InputRequest;
@@ -26,6 +27,7 @@ import dev.workcell.gateway.terminal.service.SessionCwds;
 import dev.workcell.gateway.terminal.service.TerminalCaller;
 import dev.workcell.gateway.terminal.service.TerminalSandbox;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -54,10 +56,12 @@ public class TerminalProcessResource {
 
   private final TerminalSandbox sandbox;
   private final SessionCwds cwds;
+  private final GatewayBudget budget;
 
-  public TerminalProcessResource(TerminalSandbox sandbox, SessionCwds cwds) {
+  public TerminalProcessResource(TerminalSandbox sandbox, SessionCwds cwds, GatewayBudget budget) {
     this.sandbox = sandbox;
     this.cwds = cwds;
+    this.budget = budget;
   }
 
   @GET
@@ -73,7 +77,7 @@ public class TerminalProcessResource {
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   public Uni<Process> run(ExecRequest body, @QueryParam("wait") String wait, @QueryParam("tail") String tail,
-      @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+      @HeaderParam(USER) String user, @HeaderParam(SESSION) String session, RoutingContext context) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     ExecRequest request = Inputs.body(body);
     if (request.command() == null || request.command().isBlank()) {
@@ -88,21 +92,31 @@ public class TerminalProcessResource {
     String cwd = request.cwd() == null || request.cwd().isBlank() ? sessionCwd : HomePaths.resolve(request.cwd(), sessionCwd);
     StartProcess start = new StartProcess(caller.sandbox(), request.command(), cwd.isEmpty() ? null : cwd, env(request.env()),
         waitMs, lastEntries);
-    return sandbox.ask(SandboxSubjects.PROCESS_START, start, ProcessView.class, waitMs).map(TerminalProcessResource::process);
+    return sandbox.ask(SandboxSubjects.PROCESS_START, start, ProcessView.class, waitMs)
+        .invoke(view -> holdOutput(context, caller, view)).map(TerminalProcessResource::process);
   }
 
   @GET
   @Path("/{processId}/status")
   public Uni<Process> status(@PathParam("processId") String processId, @QueryParam("wait") String wait,
       @QueryParam("offset") String offset, @QueryParam("tail") String tail, @HeaderParam(USER) String user,
-      @HeaderParam(SESSION) String session) {
+      @HeaderParam(SESSION) String session, RoutingContext context) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     String id = processId(processId);
     long waitMs = QueryValues.waitMs(wait);
     int from = QueryValues.integer("offset", offset, 0, Integer.MAX_VALUE, 0);
     Integer lastEntries = QueryValues.integer("tail", tail, 1, Integer.MAX_VALUE, null);
     return sandbox.ask(SandboxSubjects.PROCESS_STATUS, new PollProcess(caller.sandbox(), id, from, lastEntries, waitMs),
-        ProcessView.class, waitMs).map(TerminalProcessResource::process);
+        ProcessView.class, waitMs).invoke(view -> holdOutput(context, caller, view)).map(TerminalProcessResource::process);
+  }
+
+  /** The output in the reply and in the answer written from it: counted until the answer is sent, or 429. */
+  private void holdOutput(RoutingContext context, TerminalCaller caller, ProcessView view) {
+    long chars = 0;
+    for (ProcessView.OutputEntry entry : view.output() == null ? List.<ProcessView.OutputEntry>of() : view.output()) {
+      chars += entry.data() == null ? 0 : entry.data().length();
+    }
+    budget.holdUntilSent(context, GatewayBudget.terminalUser(caller.userId()), GatewayBudget.ANSWER_COPIES * chars);
   }
 
   @POST

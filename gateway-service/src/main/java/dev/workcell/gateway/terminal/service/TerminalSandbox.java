@@ -7,8 +7,10 @@ import dev.workcell.contracts.sandbox.ReadBytes;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.terminal.config.TerminalSettings;
 import dev.workcell.messaging.NatsRequester;
+import dev.workcell.messaging.budget.ByteBudget;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,10 +31,10 @@ public class TerminalSandbox {
   private static final Actor GATEWAY = Actor.service(ServiceName.GATEWAY);
 
   private final NatsRequester nats;
-  private final WholeFileBudget budget;
+  private final GatewayBudget budget;
   private final Duration deadline;
 
-  public TerminalSandbox(NatsRequester nats, TerminalSettings settings, WholeFileBudget budget) {
+  public TerminalSandbox(NatsRequester nats, TerminalSettings settings, GatewayBudget budget) {
     this.nats = nats;
     this.budget = budget;
     this.deadline = settings.sandboxDeadline();
@@ -47,13 +49,19 @@ public class TerminalSandbox {
     return nats.request(subject, body, replyType, GATEWAY, deadline.plusMillis(waitMs));
   }
 
-  /** A file handed out as it is read: its size (from the first chunk) and its bytes, chunk by chunk. */
-  public record FileStream(long size, Multi<byte[]> chunks) {}
+  /**
+   * A file handed out as it is read: its size (from the first chunk) and its bytes, chunk by chunk;
+   * {@code hold} is its room in the budget, given back when the chunks end (or by a caller that never takes them).
+   */
+  public record FileStream(long size, Multi<byte[]> chunks, ByteBudget.Hold hold) {}
 
   /**
    * The file in chunks, each fetched when the previous one was taken, so a download holds about one
    * chunk in memory whatever the file's size; {@code file_too_large} (413) beyond {@code maxBytes}.
    * Exactly the size the first chunk reports is served: a file that grows meanwhile is cut there.
+   * The chunk in flight (the reply and the bytes decoded from it) is counted in the gateway's budget
+   * from the first chunk until the stream ends; a stream that does not fit is refused (429) before
+   * its answer starts.
    */
   public Uni<FileStream> stream(TerminalCaller caller, String path, long maxBytes) {
     return chunk(caller, path, 0).map(first -> {
@@ -61,18 +69,26 @@ public class TerminalSandbox {
         throw new WorkcellException(ErrorCode.FILE_TOO_LARGE,
             "The file has " + first.size() + " bytes; at most " + maxBytes + " are served");
       }
-      return new FileStream(first.size(), from(caller, path, first, first.size()));
+      ByteBudget.Hold hold = budget.take(GatewayBudget.terminalUser(caller.userId()), 2L * Math.min(CHUNK, first.size()));
+      return new FileStream(first.size(), from(caller, path, first, first.size()).onTermination().invoke(hold::close), hold);
     });
   }
 
   /** The whole file in memory, for answers that need it at once (an image for read_file), within the gateway's budget. */
   public Uni<byte[]> readAll(TerminalCaller caller, String path, long maxBytes) {
     return stream(caller, path, maxBytes).chain(file -> {
-      long taken = budget.take(file.size());
+      // The buffer and the answer copied from it.
+      ByteBudget.Hold hold;
+      try {
+        hold = budget.take(GatewayBudget.terminalUser(caller.userId()), 2 * file.size());
+      } catch (RuntimeException refused) {
+        file.hold().close();
+        throw refused;
+      }
       return file.chunks()
           .collect().in(() -> new ByteArrayOutputStream((int) file.size()), (out, data) -> out.write(data, 0, data.length))
           .map(ByteArrayOutputStream::toByteArray)
-          .onTermination().invoke(() -> budget.give(taken));
+          .onTermination().invoke(hold::close);
     });
   }
 

@@ -1,0 +1,25 @@
+package dev.workcell.gateway.budget.health;
+
+import dev.workcell.gateway.budget.service.GatewayBudget;
+import dev.workcell.messaging.budget.ByteBudgetHealth;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/** Not ready while the content budget is exhausted ({@code memory_budget_exhausted}): new large work would be refused. */
+@Readiness
+@ApplicationScoped
+public class BudgetReadinessCheck implements HealthCheck {
+
+  private final GatewayBudget budget;
+
+  public BudgetReadinessCheck(GatewayBudget budget) {
+    this.budget = budget;
+  }
+
+  @Override
+  public HealthCheckResponse call() {
+    return ByteBudgetHealth.of(budget.budget());
+  }
+}

@@ -14,6 +14,7 @@ import dev.workcell.contracts.sandbox.FileList;
 import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchResult;
+import dev.workcell.messaging.budget.Utf8;
 import dev.workcell.sandbox.celld.CelldReplies;
 import dev.workcell.sandbox.celld.ToolReplies;
 import dev.workcell.sandbox.config.SandboxSettings;
@@ -64,7 +65,7 @@ public class WorkspaceFiles {
     if (content == null) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "content is required");
     }
-    if (content.length() > Limits.FILE_MAX_BYTES || content.getBytes(StandardCharsets.UTF_8).length > Limits.FILE_MAX_BYTES) {
+    if (content.length() > Limits.FILE_MAX_BYTES || Utf8.length(content) > Limits.FILE_MAX_BYTES) { // counted, not copied
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "content exceeds " + Limits.FILE_MAX_BYTES + " UTF-8 bytes");
     }
     ObjectNode args = args().put("path", entry).put("content", content).put("createParents", createParents);

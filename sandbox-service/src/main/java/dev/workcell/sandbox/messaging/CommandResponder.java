@@ -6,6 +6,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.StartPreview;
 import dev.workcell.messaging.NatsResponder;
+import dev.workcell.sandbox.budget.SandboxBudget;
 import dev.workcell.sandbox.exec.CommandRunner;
 import dev.workcell.sandbox.preview.PreviewControl;
 import io.quarkus.runtime.StartupEvent;
@@ -19,17 +20,21 @@ public class CommandResponder {
   private final NatsResponder responder;
   private final CommandRunner commands;
   private final PreviewControl previews;
+  private final SandboxBudget budget;
 
-  public CommandResponder(NatsResponder responder, CommandRunner commands, PreviewControl previews) {
+  public CommandResponder(NatsResponder responder, CommandRunner commands, PreviewControl previews, SandboxBudget budget) {
     this.responder = responder;
     this.commands = commands;
     this.previews = previews;
+    this.budget = budget;
   }
 
   void register(@Observes StartupEvent event) {
     responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> {
-      SandboxAccess.require(r.actor(), r.body().sandbox());
-      return commands.run(r.body());
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      // The collected output, counted from celld's reply until the NATS reply is sent.
+      return budget.reply(ref, commands.run(r.body()),
+          result -> SandboxBudget.chars(result.stdout()) + SandboxBudget.chars(result.stderr()));
     });
     responder.serve(SandboxSubjects.EXEC_CANCEL, CancelExec.class, r -> Offload.blocking(() ->
         commands.cancel(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().execId())));

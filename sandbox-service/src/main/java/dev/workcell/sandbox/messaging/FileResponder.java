@@ -9,11 +9,13 @@ import dev.workcell.contracts.sandbox.MoveFile;
 import dev.workcell.contracts.sandbox.ReadBytes;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchFiles;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteBytes;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsResponder;
+import dev.workcell.sandbox.budget.SandboxBudget;
 import dev.workcell.sandbox.files.FileSearch;
 import dev.workcell.sandbox.files.WorkspaceFiles;
 import io.quarkus.runtime.StartupEvent;
@@ -30,11 +32,13 @@ public class FileResponder {
   private final NatsResponder responder;
   private final WorkspaceFiles files;
   private final FileSearch search;
+  private final SandboxBudget budget;
 
-  public FileResponder(NatsResponder responder, WorkspaceFiles files, FileSearch search) {
+  public FileResponder(NatsResponder responder, WorkspaceFiles files, FileSearch search, SandboxBudget budget) {
     this.responder = responder;
     this.files = files;
     this.search = search;
+    this.budget = budget;
   }
 
   void register(@Observes StartupEvent event) {
@@ -42,11 +46,17 @@ public class FileResponder {
         files.list(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path()));
     responder.serve(SandboxSubjects.FILES_STAT, StatFile.class, r ->
         files.stat(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path()));
-    responder.serve(SandboxSubjects.FILES_READ, ReadFile.class, r ->
-        files.read(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path()));
-    responder.serve(SandboxSubjects.FILES_WRITE, WriteFile.class, r ->
-        files.write(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().content(),
-            r.body().expectedVersion(), r.body().createParents()));
+    // Contents in memory are counted per user (SandboxBudget): a write from its request until celld
+    // answered, a read from celld's reply until the NATS reply is sent.
+    responder.serve(SandboxSubjects.FILES_READ, ReadFile.class, r -> {
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      return budget.reply(ref, files.read(ref, r.body().path()), content -> SandboxBudget.chars(content.content()));
+    });
+    responder.serve(SandboxSubjects.FILES_WRITE, WriteFile.class, r -> {
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * SandboxBudget.chars(r.body().content()), () ->
+          files.write(ref, r.body().path(), r.body().content(), r.body().expectedVersion(), r.body().createParents()));
+    });
     responder.serve(SandboxSubjects.FILES_DELETE, DeleteFile.class, r ->
         files.delete(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().recursive()));
     responder.serve(SandboxSubjects.FILES_MOVE, MoveFile.class, r ->
@@ -55,11 +65,18 @@ public class FileResponder {
         files.mkdir(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().parents()));
     responder.serve(SandboxSubjects.FILES_SEARCH, SearchFiles.class, r ->
         files.search(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().query(), r.body().maxHits()));
-    responder.serve(SandboxSubjects.FILES_READ_BYTES, ReadBytes.class, r ->
-        files.readBytes(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().offset(), r.body().limit()));
-    responder.serve(SandboxSubjects.FILES_WRITE_BYTES, WriteBytes.class, r ->
-        files.writeBytes(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().data(),
-            r.body().expectedVersion(), r.body().createParents()));
+    // Bytes travel as base64 (4/3 of them) besides the bytes themselves.
+    responder.serve(SandboxSubjects.FILES_READ_BYTES, ReadBytes.class, r -> {
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      return budget.reply(ref, files.readBytes(ref, r.body().path(), r.body().offset(), r.body().limit()),
+          chunk -> chunk.data() == null ? 0 : 2L * chunk.data().length);
+    });
+    responder.serve(SandboxSubjects.FILES_WRITE_BYTES, WriteBytes.class, r -> {
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      long size = r.body().data() == null ? 0 : r.body().data().length;
+      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * size, () ->
+          files.writeBytes(ref, r.body().path(), r.body().data(), r.body().expectedVersion(), r.body().createParents()));
+    });
     responder.serve(SandboxSubjects.FILES_GREP, GrepFiles.class, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return search.grep(r.body());

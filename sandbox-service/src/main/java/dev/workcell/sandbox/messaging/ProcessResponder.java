@@ -4,9 +4,12 @@ import dev.workcell.contracts.sandbox.KillProcess;
 import dev.workcell.contracts.sandbox.ListProcesses;
 import dev.workcell.contracts.sandbox.PollProcess;
 import dev.workcell.contracts.sandbox.ProcessInput;
+import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.messaging.NatsResponder;
+import dev.workcell.sandbox.budget.SandboxBudget;
 import dev.workcell.sandbox.process.BackgroundProcesses;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,20 +21,23 @@ public class ProcessResponder {
 
   private final NatsResponder responder;
   private final BackgroundProcesses processes;
+  private final SandboxBudget budget;
 
-  public ProcessResponder(NatsResponder responder, BackgroundProcesses processes) {
+  public ProcessResponder(NatsResponder responder, BackgroundProcesses processes, SandboxBudget budget) {
     this.responder = responder;
     this.processes = processes;
+    this.budget = budget;
   }
 
   void register(@Observes StartupEvent event) {
+    // The output entries of a reply, counted from celld's reply until the NATS reply is sent.
     responder.serve(SandboxSubjects.PROCESS_START, StartProcess.class, r -> {
-      SandboxAccess.require(r.actor(), r.body().sandbox());
-      return processes.start(r.body());
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      return budget.reply(ref, processes.start(r.body()), ProcessResponder::outputChars);
     });
     responder.serve(SandboxSubjects.PROCESS_STATUS, PollProcess.class, r -> {
-      SandboxAccess.require(r.actor(), r.body().sandbox());
-      return processes.status(r.body());
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      return budget.reply(ref, processes.status(r.body()), ProcessResponder::outputChars);
     });
     responder.serve(SandboxSubjects.PROCESS_INPUT, ProcessInput.class, r -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
@@ -43,5 +49,15 @@ public class ProcessResponder {
     });
     responder.serve(SandboxSubjects.PROCESS_LIST, ListProcesses.class, r ->
         processes.list(SandboxAccess.require(r.actor(), r.body().sandbox())));
+  }
+
+  private static long outputChars(ProcessView view) {
+    long chars = 0;
+    if (view.output() != null) {
+      for (ProcessView.OutputEntry entry : view.output()) {
+        chars += SandboxBudget.chars(entry.data());
+      }
+    }
+    return chars;
   }
 }

@@ -132,6 +132,17 @@ class WorkApiTest {
   }
 
   @Test
+  void theSandboxViewShowsTheWorkspaceDiskAndOnlyToItsOwner() {
+    TaskView task = FixtureServices.seedTask(ALICE);
+    String base = "/api/work/tasks/" + task.id();
+    given().auth().oauth2(token(ALICE)).when().get(base + "/sandbox").then().statusCode(200)
+        .body("state", equalTo("running")).body("disk.bounded", equalTo(true))
+        .body("disk.sizeBytes", equalTo(5_000_000_000L)).body("disk.usedBytes", equalTo(1_234_567));
+    assertThat(FixtureServices.SEEN_ACTORS.get(SandboxSubjects.STATUS)).isEqualTo(new Actor(ALICE, Actor.Role.USER));
+    given().auth().oauth2(token("u-bob")).when().get(base + "/sandbox").then().statusCode(404);
+  }
+
+  @Test
   void capabilitiesAndWebSocketTicketsAreServed() {
     TaskView task = FixtureServices.seedTask(ALICE);
     given().auth().oauth2(token(ALICE)).when().get("/api/work/capabilities").then().statusCode(200)
@@ -146,7 +157,7 @@ class WorkApiTest {
     for (String operationId : new String[] {"getCapabilities", "listTasks", "createTask", "getTask", "listTaskMessages",
         "updateTask", "deleteTask", "startRun", "postRunMessage", "cancelRun", "streamRunEvents", "getApprovals",
         "setApprovals", "decideApproval", "deleteApprovalRule", "listWorkspaceFiles", "readWorkspaceFile",
-        "saveWorkspaceFile", "getGitStatus", "getGitDiff", "startPreview", "stopPreview", "issueWebSocketTicket",
+        "saveWorkspaceFile", "getGitStatus", "getGitDiff", "getTaskSandbox", "startPreview", "stopPreview", "issueWebSocketTicket",
         "getCurrentAccount", "listAllTasks", "initGitRepository", "stageGitPaths", "commitGit", "createGitBranch",
         "switchGitBranch"}) {
       assertThat(document).as(operationId).contains("operationId: " + operationId);

@@ -40,7 +40,10 @@ public final class WorkAdminApi {
 
   public record PolicyList(List<PolicyView> policies) {}
 
-  /** Creates ({@code id} null) or replaces a policy; null resource fields inherit the globals. */
+  /**
+   * Creates ({@code id} null) or replaces a policy; null resource fields inherit the globals. A null
+   * {@code egressAllowlist} is the open internet ({@link EgressAllowlist}).
+   */
   public record SavePolicy(
       String id,
       String name,
@@ -53,7 +56,8 @@ public final class WorkAdminApi {
       boolean networkEnabled,
       boolean computerEnabled,
       boolean takeoverAllowed,
-      boolean requireApproval) {}
+      boolean requireApproval,
+      List<String> egressAllowlist) {}
 
   /** Tasks of a deleted policy fall back to the globals (network on) at their next sandbox recreate. */
   public record PolicyRef(String policyId) {}

@@ -15,6 +15,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -58,7 +59,7 @@ public class TaskServiceFixture {
   public void policy(String taskId, String memory, String cpus, Integer pids, boolean network) {
     Task task = tasks.get(taskId);
     PolicyView policy = new PolicyView("policy-" + taskId, "test policy", null, memory, cpus, pids, null, null, network,
-        false, false, false, null, null);
+        false, false, false, null, null, null);
     tasks.put(taskId, new Task(task.ownerId(), policy, network, task.decommissioning()));
   }
 
@@ -66,7 +67,15 @@ public class TaskServiceFixture {
   public void policyImage(String taskId, String image) {
     Task task = tasks.get(taskId);
     PolicyView policy = new PolicyView("policy-" + taskId, "image policy", image, null, null, null, null, null, true,
-        false, false, false, null, null);
+        false, false, false, null, null, null);
+    tasks.put(taskId, new Task(task.ownerId(), policy, true, task.decommissioning()));
+  }
+
+  /** Gives the task a policy with this egress allowlist (null: the open internet), everything else inherited. */
+  public void egressAllowlist(String taskId, List<String> allowlist) {
+    Task task = tasks.get(taskId);
+    PolicyView policy = new PolicyView("policy-" + taskId, "egress policy", null, null, null, null, null, null, true,
+        false, false, false, allowlist, null, null);
     tasks.put(taskId, new Task(task.ownerId(), policy, true, task.decommissioning()));
   }
 

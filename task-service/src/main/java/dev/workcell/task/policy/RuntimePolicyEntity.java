@@ -48,6 +48,10 @@ public class RuntimePolicyEntity extends PanacheEntityBase {
   @Column(name = "require_approval", nullable = false)
   public boolean requireApproval;
 
+  /** The egress allowlist, names joined by commas ("" = nothing allowed); null = the open internet. */
+  @Column(name = "egress_allowlist")
+  public String egressAllowlist;
+
   @Column(name = "created_at", nullable = false)
   public OffsetDateTime createdAt;
 

@@ -103,7 +103,7 @@ class ApprovalsTest {
   void aPolicyThatRequiresApprovalsLocksTheToggleOn() {
     Actor admin = work.admin();
     PolicyView policy = work.call(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "reviewed-" + UUID.randomUUID(),
-        null, "1g", "1", 128, null, null, false, false, false, true), PolicyView.class, admin);
+        null, "1g", "1", 128, null, null, false, false, false, true, null), PolicyView.class, admin);
     TaskCreated reviewed = work.call(TaskSubjects.CREATE,
         new CreateTask("t", "hi", "ollama", "ollama", "m", policy.id()), TaskCreated.class, owner);
 
@@ -114,10 +114,10 @@ class ApprovalsTest {
     assertThat(work.failure(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(reviewed.task().id(), false), owner))
         .isEqualTo(ErrorCode.CONFLICT);
     assertThat(work.failure(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, policy.name(), null, null, null, null,
-        null, null, true, false, false, false), admin)).isEqualTo(ErrorCode.ALREADY_EXISTS);
+        null, null, true, false, false, false, null), admin)).isEqualTo(ErrorCode.ALREADY_EXISTS);
     Actor userClaimingAdmin = new Actor(work.account(Actor.Role.USER).accountId(), Actor.Role.ADMIN);
     assertThat(work.failure(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "x", null, null, null, null, null, null,
-        true, false, false, false), userClaimingAdmin)).isEqualTo(ErrorCode.FORBIDDEN);
+        true, false, false, false, null), userClaimingAdmin)).isEqualTo(ErrorCode.FORBIDDEN);
   }
 
   private String taskId() {

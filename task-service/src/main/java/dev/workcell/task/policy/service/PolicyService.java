@@ -2,6 +2,7 @@ package dev.workcell.task.policy.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.EgressAllowlist;
 import dev.workcell.contracts.task.PolicyView;
 import dev.workcell.contracts.task.WorkAdminApi.PolicyDeleted;
 import dev.workcell.contracts.task.WorkAdminApi.PolicyList;
@@ -26,7 +27,8 @@ import java.util.UUID;
 
 /**
  * Named runtime policies. A task's network flag follows its policy (there is no per-task switch);
- * the sandbox picks a change up when it is next recreated.
+ * the sandbox picks a change up when it is next recreated. A changed egress allowlist applies at
+ * once: the egress proxy reads the current policy (decision 0012).
  */
 @ApplicationScoped
 public class PolicyService {
@@ -104,6 +106,7 @@ public class PolicyService {
     p.computerEnabled = r.computerEnabled();
     p.takeoverAllowed = r.takeoverAllowed();
     p.requireApproval = r.requireApproval();
+    p.egressAllowlist = PolicyMapper.storedAllowlist(EgressAllowlist.validate(r.egressAllowlist()));
     p.updatedAt = now;
   }
 
@@ -122,6 +125,7 @@ public class PolicyService {
     if (r.pidsLimit() != null && r.pidsLimit() <= 0 || r.idleTimeoutMs() != null && r.idleTimeoutMs() < 0) {
       throw Failures.invalid("pidsLimit must be positive and idleTimeoutMs not negative");
     }
+    EgressAllowlist.validate(r.egressAllowlist());
   }
 
   private static String blankToNull(String value) {
@@ -135,6 +139,7 @@ public class PolicyService {
     detail.put("networkEnabled", p.networkEnabled);
     detail.put("requireApproval", p.requireApproval);
     detail.put("computerEnabled", p.computerEnabled);
+    detail.put("egressAllowlist", p.egressAllowlist == null ? null : PolicyMapper.toView(p).egressAllowlist());
     return detail;
   }
 }

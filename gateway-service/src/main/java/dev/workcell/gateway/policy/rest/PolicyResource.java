@@ -1,0 +1,104 @@
+package dev.workcell.gateway.policy.rest;
+
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.EgressAllowlist;
+import dev.workcell.contracts.task.PolicyView;
+import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.contracts.task.WorkAdminApi.ListPolicies;
+import dev.workcell.contracts.task.WorkAdminApi.PolicyDeleted;
+import dev.workcell.contracts.task.WorkAdminApi.PolicyList;
+import dev.workcell.contracts.task.WorkAdminApi.PolicyRef;
+import dev.workcell.contracts.task.WorkAdminApi.SavePolicy;
+import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.problem.Inputs;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Runtime policies, admins only (403 {@code forbidden} for users before any input is read; task-service
+ * checks again). Bad input is 400 {@code invalid_request}: the egress allowlist is checked here with
+ * task-service's rules ({@link EgressAllowlist}) and sent on in canonical form.
+ */
+@Path("/api/work/admin/policies")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "admin")
+public class PolicyResource {
+
+  private static final Pattern ID = Pattern.compile("[0-9a-fA-F-]{36}");
+
+  private final CallerRequests caller;
+
+  public PolicyResource(CallerRequests caller) {
+    this.caller = caller;
+  }
+
+  @GET
+  @Operation(operationId = "listPolicies", summary = "Every runtime policy")
+  public Uni<PolicyList> list() {
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class));
+  }
+
+  @POST
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "createPolicy", summary = "Create a runtime policy (egressAllowlist: null = open internet)")
+  public Uni<PolicyView> create(SavePolicyRequest body) {
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(null, body), PolicyView.class));
+  }
+
+  @PUT
+  @Path("/{id}")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "putPolicy", summary = "Replace a runtime policy; a new egressAllowlist applies to running sandboxes at once")
+  public Uni<PolicyView> put(@PathParam("id") String id, SavePolicyRequest body) {
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(id(id), body), PolicyView.class));
+  }
+
+  @DELETE
+  @Path("/{id}")
+  @Operation(operationId = "deletePolicy", summary = "Delete a runtime policy; its tasks fall back to the defaults")
+  public Uni<PolicyDeleted> delete(@PathParam("id") String id) {
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_DELETE, new PolicyRef(id(id)), PolicyDeleted.class));
+  }
+
+  private static SavePolicy save(String id, SavePolicyRequest body) {
+    SavePolicyRequest r = Inputs.body(body);
+    if (r.name() == null || r.name().isBlank() || r.name().strip().length() > 100) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a policy needs a name of 1-100 characters");
+    }
+    return new SavePolicy(id, r.name(), r.image(), r.memoryLimit(), r.cpuLimit(), r.pidsLimit(), r.workspaceSize(), r.idleTimeoutMs(),
+        r.networkEnabled() == null || r.networkEnabled(), Boolean.TRUE.equals(r.computerEnabled()),
+        r.takeoverAllowed() == null || r.takeoverAllowed(), Boolean.TRUE.equals(r.requireApproval()),
+        EgressAllowlist.validate(r.egressAllowlist()));
+  }
+
+  private static String id(String id) {
+    if (id == null || !ID.matcher(id).matches()) {
+      throw new WorkcellException(ErrorCode.NOT_FOUND, "no such policy");
+    }
+    return id;
+  }
+
+  /** Refused before any input is read, so a user learns nothing about policies or their rules. */
+  private Uni<Actor> admin() {
+    return caller.actor().invoke(actor -> {
+      if (!actor.isAdmin()) {
+        throw new WorkcellException(ErrorCode.FORBIDDEN, "only admins may manage runtime policies");
+      }
+    });
+  }
+}

@@ -235,6 +235,10 @@ public class HomeSandboxFixture {
     if (ref == null || !ref.isHome() || actor.role() != Actor.Role.SERVICE) {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "no such sandbox");
     }
+    if (dev.workcell.gateway.fixture.FixtureServices.FULL_HOST.equals(ref.homeUserId())) {
+      // This user's home cannot start: sandbox-service's memory budget is taken by busy sandboxes.
+      throw new WorkcellException(ErrorCode.RUNTIME_CAPACITY, "the memory budget is in use by busy sandboxes");
+    }
   }
 
   private static FileList list(Actor actor, ListFiles body) {

@@ -111,6 +111,8 @@ wt_stack_tests() {
     bash -c 't=$("$@" token --user alice --role user) && curl -sf -H "Authorization: Bearer $t" '"$url"'/api/auth/me | grep -q "\"username\":\"alice\".*\"role\":\"USER\""' _ "${stack[@]}"
   wt_check "a task created at the gateway is queued, taken by agent-runner and streamed live to its end" \
     wt_task_streams_to_done "$url" "$token"
+  # Early, on a fresh stack: it needs task sandboxes under the global cap, and deletes its tasks at the end.
+  wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_work_api_checks "$url" "$token" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
@@ -179,9 +181,42 @@ source "$ROOT/bin/lib/test-runs.sh"
 source "$ROOT/bin/lib/test-lifecycle.sh"
 source "$ROOT/bin/lib/test-supervision.sh"
 source "$ROOT/bin/lib/test-agent-routes.sh"
+source "$ROOT/bin/lib/test-overload.sh"
+
+# bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api,
+# open-terminal, supervision), on a stack of their own as in wt_stack_tests; no go test, no mvn verify.
+wt_only_stack_tests() {
+  local names=",$1,"
+  local -a stack=(env WORKCELL_STATE="$WC_STATE/stack-test" WORKCELL_PORT_BASE=9480 WORKCELL_PG_PORT=15433
+    WORKCELL_NATS_PORT=14224 WORKCELL_NATS_MONITOR_PORT=18224 "$ROOT/bin/workcell")
+  local url=http://127.0.0.1:9480 token
+  : >"$WC_LOGS/stack-test.log"
+  trap '"${stack[@]}" down >/dev/null 2>&1 || true' RETURN
+  wt_check "up prints the API URL and an admin token" bash -c '"$@" up >"'"$WC_LOGS/stack-test.out"'" 2>&1' _ "${stack[@]}"
+  token=$(sed -n 's/^Admin token: *//p' "$WC_LOGS/stack-test.out")
+  [[ $names == *,overload,* ]] && wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
+  [[ $names == *,work-api,* ]] && wt_work_api_checks "$url" "$token" "${stack[@]}"
+  [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
+    wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  [[ $names == *,supervision,* ]] && wt_supervision_checks "$WC_STATE/stack-test" "${stack[@]}"
+  return 0
+}
 
 run_all_tests() {
   local start=$SECONDS
+  if [[ ${1:-} == --only ]]; then
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, open-terminal, supervision"
+    wc_say "[test] only the stack checks: $2"
+    wc_ensure_packages
+    ensure_docker_engine
+    ensure_sandbox_firewall
+    ensure_sandbox_image
+    wt_only_stack_tests "$2"
+    wc_say "tests finished in $((SECONDS - start)) s"
+    printf '%d passed, %d failed, %d skipped\n' "$WT_PASSED" "$WT_FAILED" "$WT_SKIPPED"
+    ((WT_FAILED == 0 && WT_PASSED > 0))
+    return
+  fi
   wc_say "[test 1/4] real parts: PostgreSQL, NATS (test instance on $WC_TEST_NATS_PORT), Docker, sandbox image"
   wc_ensure_packages
   ensure_postgres

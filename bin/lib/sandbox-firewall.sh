@@ -5,15 +5,22 @@
 # defines functions only. Needs root; idempotent (our chains are flushed and refilled, our jumps
 # found by their comment and replaced). The interface pattern matches bridges that do not exist yet,
 # so the rules may go in before sandbox-service creates its network.
+# The egress networks of allowlisted sandboxes (host interfaces wcsbe-*, internal: no route out;
+# docs/decisions/0012-egress-allowlist.md) reach the host on the egress proxy's port only and
+# forward nothing.
 #
 # Public:   ensure_sandbox_firewall, remove_sandbox_firewall
-# Reads:    WORK_RUNTIME_DNS (private resolvers sandboxes may still ask), /etc/resolv.conf
+# Reads:    WORK_RUNTIME_DNS (private resolvers sandboxes may still ask), /etc/resolv.conf,
+#           WORKCELL_SANDBOX_EGRESS_PROXY_PORT (sandbox-service's workcell.sandbox.egress.proxy-port, 13128)
 # Uses:     de_apt_install, de_say, de_info, de_err (docker-engine.sh)
 
 SF_IFACE='wcsbx+'
 SF_TAG=workcell-sandbox-firewall
 SF_IN=WORKCELL-SBX-IN
 SF_OUT=WORKCELL-SBX-OUT
+SF_EGRESS_IFACE='wcsbe+'
+SF_EGRESS_IN=WORKCELL-SBE-IN
+SF_EGRESS_OUT=WORKCELL-SBE-OUT
 SF_PRIVATE4=(10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 100.64.0.0/10 169.254.0.0/16 127.0.0.0/8 0.0.0.0/8 224.0.0.0/4 240.0.0.0/4)
 SF_PRIVATE6=(fc00::/7 fe80::/10 ::1/128 ::/128 ::ffff:0:0/96 64:ff9b::/96 ff00::/8)
 
@@ -55,13 +62,29 @@ sf_fill() {
   for range in "${ranges[@]}"; do
     "$tool" -w -A "$SF_OUT" -d "$range" -m comment --comment "$SF_TAG" -j DROP
   done
+  sf_fill_egress "$tool"
+}
+
+# sf_fill_egress TOOL — the egress networks: to the host, replies and new connections to the egress
+# proxy's port only; through the host, nothing new (their network is internal as well).
+sf_fill_egress() {
+  local tool=$1 chain port=${WORKCELL_SANDBOX_EGRESS_PROXY_PORT:-13128}
+  for chain in "$SF_EGRESS_IN" "$SF_EGRESS_OUT"; do
+    "$tool" -w -N "$chain" 2>/dev/null || true
+    "$tool" -w -F "$chain"
+  done
+  "$tool" -w -A "$SF_EGRESS_IN" -m conntrack --ctstate ESTABLISHED,RELATED -m comment --comment "$SF_TAG" -j RETURN
+  "$tool" -w -A "$SF_EGRESS_IN" -p tcp --dport "$port" -m conntrack --ctstate NEW -m comment --comment "$SF_TAG egress proxy" -j ACCEPT
+  "$tool" -w -A "$SF_EGRESS_IN" -m comment --comment "$SF_TAG" -j DROP
+  "$tool" -w -A "$SF_EGRESS_OUT" -m conntrack --ctstate ESTABLISHED,RELATED -m comment --comment "$SF_TAG" -j RETURN
+  "$tool" -w -A "$SF_EGRESS_OUT" -m comment --comment "$SF_TAG" -j DROP
 }
 
 # sf_unhook TOOL — removes every jump of ours (found by comment) from INPUT, FORWARD and DOCKER-USER.
 sf_unhook() {
   local tool=$1 chain rule
   for chain in INPUT FORWARD DOCKER-USER; do
-    "$tool" -w -S "$chain" 2>/dev/null | grep -F -- "--comment $SF_TAG" | grep -E -- "-j ($SF_IN|$SF_OUT)" |
+    "$tool" -w -S "$chain" 2>/dev/null | grep -F -- "--comment $SF_TAG" | grep -E -- "-j ($SF_IN|$SF_OUT|$SF_EGRESS_IN|$SF_EGRESS_OUT)\$" |
       while read -r rule; do
         # shellcheck disable=SC2086 # the rule's words, as iptables printed them
         eval "$tool -w ${rule/-A /-D }"
@@ -76,6 +99,8 @@ sf_hook() {
   "$tool" -w -S DOCKER-USER >/dev/null 2>&1 && forward=DOCKER-USER
   "$tool" -w -I INPUT 1 -i "$SF_IFACE" -m comment --comment "$SF_TAG" -j "$SF_IN"
   "$tool" -w -I "$forward" 1 -i "$SF_IFACE" -m comment --comment "$SF_TAG" -j "$SF_OUT"
+  "$tool" -w -I INPUT 1 -i "$SF_EGRESS_IFACE" -m comment --comment "$SF_TAG" -j "$SF_EGRESS_IN"
+  "$tool" -w -I "$forward" 1 -i "$SF_EGRESS_IFACE" -m comment --comment "$SF_TAG" -j "$SF_EGRESS_OUT"
 }
 
 sf_tool_usable() { "$1" -w -S INPUT >/dev/null 2>&1; }
@@ -90,6 +115,10 @@ ensure_sandbox_firewall() {
     hash -r
   fi
   local tool family installed=()
+  if [[ ! ${WORKCELL_SANDBOX_EGRESS_PROXY_PORT:-13128} =~ ^[0-9]{1,5}$ ]] || ((${WORKCELL_SANDBOX_EGRESS_PROXY_PORT:-13128} > 65535)); then
+    de_err "WORKCELL_SANDBOX_EGRESS_PROXY_PORT must be a port number, not '$WORKCELL_SANDBOX_EGRESS_PROXY_PORT'"
+    return 1
+  fi
   for family in 4 6; do
     tool=iptables
     [[ $family == 6 ]] && tool=ip6tables
@@ -103,7 +132,7 @@ ensure_sandbox_firewall() {
     sf_hook "$tool"
     installed+=("$tool")
   done
-  de_say "sandbox firewall: $SF_IFACE closed to the host and private ranges (${installed[*]})"
+  de_say "sandbox firewall: $SF_IFACE closed to the host and private ranges, $SF_EGRESS_IFACE to all but the egress proxy's port ${WORKCELL_SANDBOX_EGRESS_PROXY_PORT:-13128} (${installed[*]})"
 }
 
 # Not called by 'bin/workcell down': the rules only ever block, and other stacks on the same engine
@@ -113,7 +142,7 @@ remove_sandbox_firewall() {
   for tool in iptables ip6tables; do
     sf_tool_usable "$tool" || continue
     sf_unhook "$tool"
-    for chain in "$SF_IN" "$SF_OUT"; do
+    for chain in "$SF_IN" "$SF_OUT" "$SF_EGRESS_IN" "$SF_EGRESS_OUT"; do
       "$tool" -w -F "$chain" 2>/dev/null || true
       "$tool" -w -X "$chain" 2>/dev/null || true
     done

@@ -166,6 +166,9 @@ public interface SandboxSettings {
   /** Open Terminal homes (one per user id): their spec, since they have no task policy. */
   Home home();
 
+  /** The egress proxy of sandboxes with an egress allowlist (decision 0012). */
+  Egress egress();
+
   /** How sandbox-service reaches celld in a running sandbox. */
   Celld celld();
 
@@ -222,7 +225,43 @@ public interface SandboxSettings {
     Optional<String> queueTotal();
   }
 
+  interface Egress {
+
+    /**
+     * The proxy's port on the egress network's gateway address; the launcher's firewall opens exactly
+     * this port to the {@code wcsbe-*} bridges (it reads WORKCELL_SANDBOX_EGRESS_PROXY_PORT too).
+     */
+    @WithDefault("13128")
+    int proxyPort();
+
+    /** The internal network of allowlisted sandboxes; absent: the network name plus {@code -egress}. */
+    Optional<String> networkName();
+
+    /** How long a sandbox's allowlist (read from its current policy) is reused before it is read again. */
+    @WithDefault("2s")
+    Duration policyCache();
+
+    /**
+     * Tests only: {@code name=ip,name=ip} answers the proxy's own resolution for these names (the
+     * private-range check still applies unless {@link #allowPrivateDestinations()}).
+     */
+    Optional<String> resolveOverride();
+
+    /**
+     * Tests only (refused outside the test profile): let the proxy connect to private and loopback
+     * addresses, so a fixture on the host can stand in for a public site.
+     */
+    @WithDefault("false")
+    boolean allowPrivateDestinations();
+  }
+
   interface Home {
+
+    /**
+     * Homes' egress allowlist, comma-separated names ({@code pypi.org,*.pythonhosted.org}); absent: the
+     * open internet. Open Terminal's OPEN_TERMINAL_ALLOWED_DOMAINS in spirit; enforced by the egress proxy.
+     */
+    Optional<String> egressAllowlist();
 
     /** Image of home sandboxes; absent means the runtime image. */
     Optional<String> image();

@@ -5,6 +5,7 @@ import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.task.EgressAllowlist;
 import dev.workcell.contracts.task.PolicyView;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpec;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpecRequest;
@@ -13,6 +14,7 @@ import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.SandboxPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Asks task-service (the owner of tasks and policies) for a task's runtime before a container is
@@ -27,17 +29,19 @@ public class TaskRuntimeSpecs {
   private final Duration timeout;
   private final String subject;
   private final SandboxSettings.Home home;
+  private final List<String> homeAllowlist;
 
   public TaskRuntimeSpecs(NatsRequester requester, SandboxSettings settings) {
     this.requester = requester;
     this.timeout = settings.taskServiceTimeout();
     this.subject = settings.runtimeSpecSubject();
     this.home = settings.home();
+    this.homeAllowlist = settings.home().egressAllowlist().map(EgressAllowlist::parse).orElse(null);
   }
 
   /** A home's policy comes from settings (workcell.sandbox.home.*): it has no task in task-service. */
   public SandboxPolicy policyForHome() {
-    return new SandboxPolicy(home.image().orElse(null), null, null, null, home.network());
+    return new SandboxPolicy(home.image().orElse(null), null, null, null, home.network(), homeAllowlist);
   }
 
   /** The policy a new container of the task is created with. Blocking. */
@@ -67,6 +71,6 @@ public class TaskRuntimeSpecs {
       return new SandboxPolicy(null, null, null, null, spec.networkEnabled());
     }
     return new SandboxPolicy(policy.image(), policy.memoryLimit(), policy.cpuLimit(),
-        policy.pidsLimit() == null ? null : policy.pidsLimit().longValue(), spec.networkEnabled());
+        policy.pidsLimit() == null ? null : policy.pidsLimit().longValue(), spec.networkEnabled(), policy.egressAllowlist());
   }
 }

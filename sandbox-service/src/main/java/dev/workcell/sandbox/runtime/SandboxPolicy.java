@@ -1,5 +1,7 @@
 package dev.workcell.sandbox.runtime;
 
+import java.util.List;
+
 /**
  * The runtime policy a sandbox is created from: resources and the network switch only (the
  * hardening profile is not a policy field). A null field inherits the deployment's setting. Stored
@@ -7,11 +9,23 @@ package dev.workcell.sandbox.runtime;
  *
  * @param memory such as {@code 2g} or {@code 512m}; swap is always pinned to it
  * @param cpus cores, such as {@code 1.5}
+ * @param egressAllowlist null: the open internet; else the sandbox joins the egress network and
+ *     reaches only these names, through the egress proxy, which reads the current list on every
+ *     connection (decision 0012); only whether there is a list is fixed at create
  */
-public record SandboxPolicy(String image, String memory, String cpus, Long pidsLimit, Boolean network) {
+public record SandboxPolicy(String image, String memory, String cpus, Long pidsLimit, Boolean network,
+    List<String> egressAllowlist) {
+
+  public SandboxPolicy {
+    egressAllowlist = egressAllowlist == null ? null : List.copyOf(egressAllowlist);
+  }
+
+  public SandboxPolicy(String image, String memory, String cpus, Long pidsLimit, Boolean network) {
+    this(image, memory, cpus, pidsLimit, network, null);
+  }
 
   /** Every field inherited: the global settings, network on. */
   public static SandboxPolicy defaults() {
-    return new SandboxPolicy(null, null, null, null, null);
+    return new SandboxPolicy(null, null, null, null, null, null);
   }
 }

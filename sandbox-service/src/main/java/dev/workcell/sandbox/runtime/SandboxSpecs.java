@@ -9,6 +9,7 @@ import dev.workcell.sandbox.config.DockerSettings;
 import dev.workcell.sandbox.config.ResourceQuantities;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.config.SandboxSettingsValidator;
+import dev.workcell.sandbox.egress.EgressNetwork;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Path;
@@ -60,9 +61,12 @@ public class SandboxSpecs {
     }
     boolean network = p.network() == null || p.network();
     long tmp = ResourceQuantities.memoryBytes(settings.tmpSize()).orElseThrow();
-    List<String> dns = network ? settings.runtimeDns().map(SandboxSettingsValidator::dnsEntries).orElse(List.of()) : List.of();
+    // An egress allowlist puts the sandbox on the internal egress network: no route out and no
+    // resolver for outside names; only the egress proxy on its gateway (decision 0012).
+    boolean egress = network && p.egressAllowlist() != null;
+    List<String> dns = network && !egress ? settings.runtimeDns().map(SandboxSettingsValidator::dnsEntries).orElse(List.of()) : List.of();
     return new SandboxSpec(image, memory, nanoCpus, settings.cpuShares(), pids, tmp, network,
-        network ? settings.networkName() : "none", dns,
+        network ? (egress ? EgressNetwork.name(settings) : settings.networkName()) : "none", dns,
         network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir, celldSocketRoot);
   }
 

@@ -173,11 +173,21 @@ class SandboxSettingsValidatorTest {
       public String runtimeSpecSubject() { return "workcell.task.runtime.spec"; }
       public Home home() {
         return new Home() {
+          public Optional<String> egressAllowlist() { return Optional.empty(); }
           public Optional<String> image() { return Optional.empty(); }
           public boolean network() { return true; }
           public int maxActive() { return Integer.parseInt(o.getOrDefault("homes", "20")); }
           public Duration idleTimeout() { return Duration.parse(o.getOrDefault("homeIdle", "PT15M")); }
           public String workspaceSize() { return o.getOrDefault("homeWorkspaceSize", "5g"); }
+        };
+      }
+      public Egress egress() {
+        return new Egress() {
+          public int proxyPort() { return 13128; }
+          public Optional<String> networkName() { return Optional.empty(); }
+          public Duration policyCache() { return Duration.ofSeconds(2); }
+          public Optional<String> resolveOverride() { return Optional.empty(); }
+          public boolean allowPrivateDestinations() { return false; }
         };
       }
       public Celld celld() {

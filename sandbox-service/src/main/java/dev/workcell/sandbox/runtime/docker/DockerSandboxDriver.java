@@ -19,6 +19,8 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.DiskUsage;
 import dev.workcell.sandbox.config.DiskSizes;
 import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.egress.EgressNetwork;
+import dev.workcell.sandbox.egress.EgressProxy;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.HostResources;
 import dev.workcell.sandbox.runtime.ManagedVolume;
@@ -33,6 +35,7 @@ import dev.workcell.sandbox.runtime.SandboxSpec;
 import dev.workcell.sandbox.runtime.WorkspaceSizes;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,6 +58,10 @@ public class DockerSandboxDriver implements SandboxDriver {
   private final CelldVolume celld;
   private final RequestQueueBudget queues;
   private final ClosedNetworkCheck closedNetwork;
+  private final EgressAttachment egress;
+  /** The egress proxy of allowlisted sandboxes (decision 0012); null in a driver built without CDI. */
+  @Inject
+  EgressProxy egressProxy;
   private final WorkspaceDisks disks;
   private final WorkspaceSizes sizes;
   private volatile HostResources host;
@@ -81,6 +88,7 @@ public class DockerSandboxDriver implements SandboxDriver {
     this.helpers = new HelperContainer(docker, settings.instance());
     this.celld = new CelldVolume(docker, helpers, settings.celld().image(), settings.runtimeImage(), settings.instance());
     this.closedNetwork = new ClosedNetworkCheck(docker, helpers, settings.closedNetworkCheck());
+    this.egress = new EgressAttachment(docker, () -> egressProxy, EgressNetwork.name(settings));
     this.disks = new WorkspaceDisks(docker, helpers, settings.disk().bounded(), settings.disk().root(), settings.instance());
   }
 
@@ -112,6 +120,9 @@ public class DockerSandboxDriver implements SandboxDriver {
           celld.current().volume(), imageId(spec.image())));
       if (spec.network()) {
         networkDrift(inspect.get(), spec.networkName()).ifPresent(drift::add);
+        if (egress.on(spec)) {
+          egress.drift(inspect.get(), spec, network.ensure(spec.networkName(), ManagedNetwork.Kind.EGRESS)).ifPresent(drift::add);
+        }
       }
       return drift;
     });
@@ -122,9 +133,7 @@ public class DockerSandboxDriver implements SandboxDriver {
     return call("create the sandbox of " + key.describe(), () -> {
       CelldVolume.Source celldSource = celld.ensure();
       String volume = ensureVolume(key, celldSource.image());
-      if (spec.network()) {
-        requireClosedNetwork(spec, celldSource);
-      }
+      String networkId = spec.network() ? requireClosedNetwork(spec, celldSource) : null;
       Map<String, String> labels = new HashMap<>(key.labels(settings.instance()));
       labels.put(SandboxLabels.POLICY_HASH, spec.hash());
       labels.put(SandboxLabels.POLICY, policyLabel);
@@ -132,7 +141,8 @@ public class DockerSandboxDriver implements SandboxDriver {
       prepareCelldSocketDir(spec, name);
       String id;
       try {
-        id = ContainerBlueprint.create(docker, spec, name, volume, celldSource.volume(), labels).exec().getId();
+        id = egress.withProxyEnv(ContainerBlueprint.create(docker, spec, name, volume, celldSource.volume(), labels), spec, networkId)
+            .exec().getId();
       } catch (ConflictException e) {
         throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "container name " + name + " is already taken", e);
       } catch (NotFoundException e) {
@@ -289,7 +299,8 @@ public class DockerSandboxDriver implements SandboxDriver {
       }
       Ports.Binding[] bindings = inspect.getNetworkSettings().getPorts().getBindings().get(ExposedPort.tcp(settings.previewPort()));
       if (bindings == null || bindings.length == 0 || bindings[0].getHostPortSpec() == null || bindings[0].getHostPortSpec().isBlank()) {
-        return Optional.empty();
+        // An internal (egress) network publishes nothing: the host reaches the sandbox on the bridge.
+        return egress.previewEndpoint(inspect, settings.previewPort());
       }
       // Published on the preview bind; callers connect through WORK_DOCKER_PUBLISHED_HOST when it is set.
       String host = settings.dockerPublishedHost().orElse(bindings[0].getHostIp());
@@ -313,10 +324,17 @@ public class DockerSandboxDriver implements SandboxDriver {
     return known;
   }
 
-  /** Network-enabled sandboxes run only on the managed bridge, and only once it is proven closed. */
-  private void requireClosedNetwork(SandboxSpec spec, CelldVolume.Source celldSource) {
-    String networkId = network.ensure(spec.networkName());
+  /**
+   * Network-enabled sandboxes run only on a managed bridge, and only once it is proven closed; on the
+   * egress network the proxy listens before the sandbox starts. The network's id.
+   */
+  private String requireClosedNetwork(SandboxSpec spec, CelldVolume.Source celldSource) {
+    String networkId = network.ensure(spec.networkName(), egress.kind(spec.networkName()));
     closedNetwork.require(spec.networkName(), networkId, celldSource.image());
+    if (egress.on(spec)) {
+      egress.listen(networkId);
+    }
+    return networkId;
   }
 
   /** A sandbox attached to a managed network that was since recreated (an older, unfirewalled one). */
@@ -328,7 +346,7 @@ public class DockerSandboxDriver implements SandboxDriver {
       return Optional.empty();
     }
     // ensure: an outdated managed network is recreated here, so its sandboxes drift now rather than fail to start.
-    String current = network.ensure(name);
+    String current = network.ensure(name, egress.kind(name));
     return attached.equals(current) ? Optional.empty()
         : Optional.of("network id: attached to " + attached + ", the managed network " + name + " is " + current);
   }

@@ -15,11 +15,12 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * The managed sandbox bridge: created with inter-container communication disabled, the managed
- * label and a host interface named {@code wcsbx-…}, which the launcher's firewall
+ * The managed sandbox bridges: created with inter-container communication disabled, the managed
+ * label and a host interface named {@code wcsbx-…} (the open network) or {@code wcsbe-…} (the
+ * internal egress network of allowlisted sandboxes, decision 0012), which the launcher's firewall
  * ({@code bin/lib/sandbox-firewall.sh}) closes before the network even exists. A same-named network
  * lacking label, ICC option or driver is the operator's, and sandboxes never join it; a managed one
- * from before the interface name is recreated.
+ * from before the interface name (or without the egress network's {@code internal}) is recreated.
  */
 final class ManagedNetwork {
 
@@ -27,6 +28,22 @@ final class ManagedNetwork {
   static final String BRIDGE_NAME_OPTION = "com.docker.network.bridge.name";
   /** The firewall matches {@code wcsbx+}; an interface name has at most 15 characters. */
   static final String BRIDGE_PREFIX = "wcsbx-";
+  /** The firewall matches {@code wcsbe+}: only the egress proxy's port on the host answers. */
+  static final String EGRESS_BRIDGE_PREFIX = "wcsbe-";
+
+  /** The open network reaches the public internet; the egress network ({@code internal}) has no route out at all. */
+  enum Kind {
+    OPEN(BRIDGE_PREFIX, false),
+    EGRESS(EGRESS_BRIDGE_PREFIX, true);
+
+    final String prefix;
+    final boolean internal;
+
+    Kind(String prefix, boolean internal) {
+      this.prefix = prefix;
+      this.internal = internal;
+    }
+  }
 
   private final DockerClient docker;
 
@@ -36,20 +53,27 @@ final class ManagedNetwork {
 
   /** The network's id once it is the managed bridge (created or recreated when needed). */
   String ensure(String name) {
+    return ensure(name, Kind.OPEN);
+  }
+
+  String ensure(String name, Kind kind) {
     Network existing = find(name);
     if (existing != null) {
       requireManaged(existing);
-      if (bridgeName(name).equals(options(existing).get(BRIDGE_NAME_OPTION))) {
+      if (bridgeName(name, kind).equals(options(existing).get(BRIDGE_NAME_OPTION))
+          && kind.internal == Boolean.TRUE.equals(existing.getInternal())) {
         return existing.getId();
       }
-      recreate(existing);
+      recreate(existing, kind);
     }
     try {
       String id = docker.createNetworkCmd().withName(name).withDriver("bridge").withCheckDuplicate(true)
-          .withOptions(Map.of(ICC_OPTION, "false", BRIDGE_NAME_OPTION, bridgeName(name)))
+          .withInternal(kind.internal)
+          .withOptions(Map.of(ICC_OPTION, "false", BRIDGE_NAME_OPTION, bridgeName(name, kind)))
           .withLabels(Map.of(SandboxLabels.MANAGED, "true"))
           .exec().getId();
-      Log.infof("created managed sandbox network %s (icc disabled, interface %s)", name, bridgeName(name));
+      Log.infof("created managed sandbox network %s (icc disabled, interface %s%s)", name, bridgeName(name, kind),
+          kind.internal ? ", internal" : "");
       return id;
     } catch (ConflictException raced) {
       Network created = find(name);
@@ -63,9 +87,13 @@ final class ManagedNetwork {
 
   /** {@code wcsbx-} and 9 hex of the network name: stable, distinct per name, short enough for an interface. */
   static String bridgeName(String network) {
+    return bridgeName(network, Kind.OPEN);
+  }
+
+  static String bridgeName(String network, Kind kind) {
     try {
       byte[] hash = MessageDigest.getInstance("SHA-256").digest(network.getBytes(StandardCharsets.UTF_8));
-      return BRIDGE_PREFIX + HexFormat.of().formatHex(hash).substring(0, 9);
+      return kind.prefix + HexFormat.of().formatHex(hash).substring(0, 9);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from the JDK", e);
     }
@@ -75,9 +103,9 @@ final class ManagedNetwork {
    * A managed network from before the fixed interface name is outside the firewall: its sandboxes
    * are cut off (they drift and are recreated on the new network, workspace kept) and it is removed.
    */
-  private void recreate(Network outdated) {
-    Log.warnf("managed sandbox network %s has no %s interface (made by an older Workcell): recreating it",
-        outdated.getName(), BRIDGE_PREFIX);
+  private void recreate(Network outdated, Kind kind) {
+    Log.warnf("managed sandbox network %s has no %s interface%s (made by an older Workcell): recreating it",
+        outdated.getName(), kind.prefix, kind.internal ? " or is not internal" : "");
     Network current = docker.inspectNetworkCmd().withNetworkId(outdated.getId()).exec();
     if (current.getContainers() != null) {
       for (String container : current.getContainers().keySet()) {

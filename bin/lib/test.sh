@@ -122,7 +122,7 @@ wt_stack_tests() {
   wt_lifecycle_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   # Last before the restart checks: it restarts task-service and agent-runner with a fixture model.
   wt_runner_crash_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
-  wt_supervision_checks "$WC_STATE/stack-test" "${stack[@]}"
+  wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_check "env prints the three exports scripts rely on" \
     bash -c '"$@" env | grep -c -E "^export WORKCELL_(URL|ADMIN_TOKEN|TERMINAL_SERVER_KEY)=." | grep -qx 3' _ "${stack[@]}"
   pids_before=$(cat "$WC_STATE"/stack-test/run/*.pid 2>/dev/null | sort | tr '\n' ' ')

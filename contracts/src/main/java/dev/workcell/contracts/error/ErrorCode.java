@@ -59,6 +59,8 @@ public enum ErrorCode {
   NOT_REGULAR_FILE("not_regular_file", 400, "Not a regular file"),
   NOT_UTF8("not_utf8", 415, "The file is not UTF-8 text"),
   FILE_TOO_LARGE("file_too_large", 413, "The file exceeds 2,000,000 bytes"),
+  /** The workspace's (or home's) disk is full (ENOSPC): its size is bounded (decision 0010). */
+  WORKSPACE_FULL("workspace_full", 507, "The workspace disk is full; free space in it or use a policy with a larger workspaceSize"),
   INVALID_ARGUMENT("invalid_argument", 400, "An argument is not valid"),
   TIMEOUT("timeout", 504, "The command timed out"),
   CANCELLED("cancelled", 409, "The operation was cancelled"),

@@ -3,6 +3,7 @@ package dev.workcell.sandbox.celld;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Maps celld's error replies to contract codes. celld runs inside the sandbox, so only the codes
@@ -17,12 +18,17 @@ final class CelldErrors {
       ErrorCode.TIMEOUT, ErrorCode.CANCELLED, ErrorCode.PREVIEW_NOT_FOUND, ErrorCode.PREVIEW_AMBIGUOUS,
       ErrorCode.PREVIEW_FAILED, ErrorCode.INVALID_PATTERN, ErrorCode.PROCESS_EXITED, ErrorCode.TOO_MANY_PROCESSES);
   private static final int MAX_MESSAGE_CHARS = 1_000;
+  private static final Pattern WORKSPACE_FULL = Pattern.compile(": (no space left on device|disk quota exceeded)$");
 
   private CelldErrors() {}
 
   static WorkcellException toException(String code, String message) {
     ErrorCode known = ErrorCode.fromCode(code);
     String text = sanitize(message);
+    if (ErrorCode.INTERNAL.code().equals(code) && WORKSPACE_FULL.matcher(text).find()) {
+      // celld reports an errno it has no code for as internal with the errno's text: a bounded disk is full.
+      return new WorkcellException(ErrorCode.WORKSPACE_FULL, text);
+    }
     if (!CELLD_CODES.contains(known)) {
       return new WorkcellException(ErrorCode.INTERNAL, "celld failed (" + sanitize(code) + "): " + text);
     }

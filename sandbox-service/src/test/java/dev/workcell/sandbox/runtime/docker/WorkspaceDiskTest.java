@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectVolumeResponse;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.CommandResult;
 import dev.workcell.contracts.sandbox.DiskUsage;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
+import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.contracts.task.PolicyView;
 import dev.workcell.sandbox.lifecycle.WorkspaceDiskMetrics;
 import dev.workcell.sandbox.runtime.SandboxLabels;
@@ -34,9 +37,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Bounded workspaces (decision 0010) on the real engine and image: a volume is a loop-mounted ext4
- * image of its policy's size, writing past it is ENOSPC inside that sandbox only, the host's disk
- * gives no more than the image, use is reported, an unmounted disk is mounted again before its
- * sandbox starts, and deleting the task deletes the image.
+ * image of its policy's size, writing past it is ENOSPC inside that sandbox only (a file write is
+ * {@code workspace_full}), the host's disk gives no more than the image, use is reported, an
+ * unmounted disk is mounted again before its sandbox starts, and deleting the task deletes the image.
  */
 @QuarkusTest
 class WorkspaceDiskTest {
@@ -91,6 +94,12 @@ class WorkspaceDiskTest {
       // What the host's disk gave the workspace: never more than the image (the free-space delta above
       // is logged only: other processes share that disk).
       assertThat(allocated).isLessThanOrEqualTo(SIZE);
+      // The file tools say so with a code of their own, not as an internal error (ext4 hands back a
+      // few hundred kB of dd's reservations once it ends, so the file is larger than that).
+      WorkcellException noRoom = sandboxes.failure(SandboxSubjects.FILES_WRITE,
+          new WriteFile(small, "notes.txt", "x".repeat(1_500_000), null, true));
+      assertThat(noRoom.code()).isEqualTo(ErrorCode.WORKSPACE_FULL);
+      assertThat(noRoom.code().httpStatus()).isEqualTo(507);
 
       assertThat(sandboxes.ensure(neighbour).state()).isEqualTo("running");
       CommandResult other = run(neighbour, "dd if=/dev/zero of=ten bs=1M count=10 && sync && echo wrote");

@@ -198,7 +198,7 @@ wt_only_stack_tests() {
   [[ $names == *,work-api,* ]] && wt_work_api_checks "$url" "$token" "${stack[@]}"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
-  [[ $names == *,supervision,* ]] && wt_supervision_checks "$WC_STATE/stack-test" "${stack[@]}"
+  [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   return 0
 }
 

@@ -32,6 +32,12 @@ wt_lifecycle_checks() {
   wt_check "lifecycle: WORK_COMMAND_TIMEOUT_MS=2000 times out a model's sleep 10" wt_life_command_timeout "$url" "$token"
   wt_check "lifecycle: capabilities report the cap of 2 and a free instance after all this" \
     wt_life_capabilities_free "$url" "$token"
+  wt_check "capacity: sandbox-service restarts with a memory budget of 3g (one 2g sandbox fits)" \
+    wt_life_restart "$state" "${env[@]}" WORKCELL_SANDBOX_MEMORY_BUDGET=3g "${stack[@]}"
+  wt_check "capacity: a second home stops the idle first one; with the running home busy the first answers 429 runtime_capacity" \
+    wt_life_capacity "$url" "$token" "$(cat "$state/secrets/terminal-server-key")"
+  wt_check "capacity: sandbox-service restarts with the default memory budget" \
+    wt_life_restart "$state" "${env[@]}" "${stack[@]}"
   rm -rf "$WT_LIFE_DIR"
 }
 
@@ -169,4 +175,36 @@ wt_life_capabilities_free() {
 
 wt_life_instance_idle() {
   [[ $(curl -sf -H "Authorization: Bearer $2" "$1/api/work/capabilities" | wt_json runtime.globalActive) == 0 ]]
+}
+
+# wt_life_capacity URL TOKEN KEY — through the Open Terminal API, with a budget of one 2g sandbox:
+# home A runs; home B's start stops the idle A (its volume kept) and runs; with a process keeping B
+# busy, A's next request is refused with 429 runtime_capacity and Retry-After; then B's process ends.
+wt_life_capacity() {
+  local url=$1 token=$2 key=$3 a="cap-a-$$-$RANDOM" b="cap-b-$$-$RANDOM" caps process answer code
+  local term=$url/api/open-terminal
+  curl -sf -X POST -H "Authorization: Bearer $key" -H "X-User-Id: $a" -H 'Content-Type: application/json' \
+    -d '{"path":"kept.txt","content":"a was here"}' "$term/files/write" >/dev/null || return 1
+  [[ $(wt_life_home_state "$a") == running ]] || { echo "home A is not running"; return 1; }
+  caps=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/capabilities") || return 1
+  echo "runtime.memory: $(wt_json runtime.memory <<<"$caps")"
+  [[ $(wt_json runtime.memory.budgetBytes <<<"$caps") == $((3 << 30)) ]] || { echo "the budget is not 3g"; return 1; }
+  curl -sf -H "Authorization: Bearer $key" -H "X-User-Id: $b" "$term/files/list" >/dev/null || return 1
+  echo "after B's start: A $(wt_life_home_state "$a"), B $(wt_life_home_state "$b")"
+  [[ $(wt_life_home_state "$a") != running && $(wt_life_home_state "$b") == running ]] || return 1
+  process=$(curl -sf -X POST -H "Authorization: Bearer $key" -H "X-User-Id: $b" -H 'Content-Type: application/json' \
+    -d '{"command":"sleep 120"}' "$term/execute") || return 1
+  answer=$(curl -s -D "$WT_LIFE_DIR/capacity-headers" -H "Authorization: Bearer $key" -H "X-User-Id: $a" "$term/files/list")
+  code=$(sed -n 's/^HTTP[^ ]* \([0-9]*\).*/\1/p' "$WT_LIFE_DIR/capacity-headers" | tail -n 1)
+  echo "A while B is busy: $code $answer; $(grep -i '^retry-after' "$WT_LIFE_DIR/capacity-headers" | tr -d '\r')"
+  curl -s -X DELETE -H "Authorization: Bearer $key" -H "X-User-Id: $b" "$term/execute/$(wt_json id <<<"$process")?force=true" >/dev/null
+  [[ $code == 429 && $(wt_json code <<<"$answer") == runtime_capacity ]] && grep -qi '^retry-after: *30' "$WT_LIFE_DIR/capacity-headers" \
+    && [[ $(wt_life_home_state "$b") == running && $(wt_life_home_state "$a") != running ]]
+}
+
+# wt_life_home_state USER — the state of USER's home container (its label is the sha256 of the user id).
+wt_life_home_state() {
+  local hash
+  hash=$(printf '%s' "$1" | sha256sum | cut -d' ' -f1)
+  docker ps -a --filter "label=dev.workcell.home=$hash" --format '{{.State}}'
 }

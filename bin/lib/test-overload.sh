@@ -63,8 +63,10 @@ wt_ovl_run() {
   for user in ovl-a ovl-b ovl-fair; do
     tokens+=(--token "$user=$("$@" token --user "$user" --role admin 2>/dev/null | tail -n 1)")
   done
+  local base=${url##*:}
   python3 "$ROOT/bin/lib/e2e/overload.py" --url "$url" --terminal-key "$(cat "$state/secrets/terminal-server-key")" \
-    "${tokens[@]}" --fair ovl-fair --flood-seconds "${WT_OVERLOAD_FLOOD_SECONDS:-15}" >"$log" 2>&1 || rc=$?
+    "${tokens[@]}" --fair ovl-fair --flood-seconds "${WT_OVERLOAD_FLOOD_SECONDS:-15}" \
+    --ready-url "$url/q/health/ready" --ready-url "http://127.0.0.1:$((base + 3))/q/health/ready" >"$log" 2>&1 || rc=$?
   cat "$log"
   return "$rc"
 }

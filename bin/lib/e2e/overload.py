@@ -18,7 +18,9 @@ import json
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 from collections import Counter
 
 TWO_MB = 1_999_000  # a Work file holds at most 2,000,000 bytes
@@ -171,7 +173,25 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def fairness(stack, flooder, fair, seconds, tally):
+def readiness(urls, stop, seen):
+    """Polls /q/health/ready of each service while the flood runs; records which checks were down and why."""
+    while not stop.is_set():
+        for url in urls:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as resp:
+                    body = json.loads(resp.read())
+            except urllib.error.HTTPError as e:
+                body = json.loads(e.read() or b"{}")
+            except Exception:  # noqa: BLE001
+                body = {"status": "UNREACHABLE", "checks": []}
+            for check in body.get("checks", []):
+                if check.get("status") != "UP":
+                    seen[(url, check.get("name"), (check.get("data") or {}).get("reason"))] += 1
+            seen[(url, "samples", None)] += 1
+        stop.wait(0.5)
+
+
+def fairness(stack, flooder, fair, seconds, tally, ready_urls=()):
     """flooder writes 2 MB files from 8 threads (both APIs) while fair reads a small file; fair's latency is printed."""
     stop = threading.Event()
     big = "f" * TWO_MB
@@ -206,6 +226,8 @@ def fairness(stack, flooder, fair, seconds, tally):
 
     threads = [threading.Thread(target=flood, args=(i,)) for i in range(8)]
     threads += [threading.Thread(target=read, args=(api,)) for api in ("work", "terminal", "terminal")]
+    seen = Counter()
+    threads.append(threading.Thread(target=readiness, args=(ready_urls, stop, seen)))
     for t in threads:
         t.start()
     time.sleep(seconds)
@@ -214,6 +236,12 @@ def fairness(stack, flooder, fair, seconds, tally):
         t.join()
     print(f"fairness: flood of 2 MB writes by {flooder} for {seconds} s: "
           + ", ".join(f"{k}: {v}" for k, v in sorted(flood_counts.items(), key=str)), flush=True)
+    for (url, name, reason), n in sorted(seen.items(), key=str):
+        if name != "samples":
+            print(f"fairness: readiness {url}: check {name} down in {n} of {seen[(url, 'samples', None)]} samples"
+                  + (f" (reason {reason})" if reason else ""), flush=True)
+    if ready_urls and all(name == "samples" for _, name, _ in seen):
+        print(f"fairness: readiness stayed up in every sample of {', '.join(ready_urls)}", flush=True)
     every = fair_latency["work"] + fair_latency["terminal"]
     for api, values in list(fair_latency.items()) + [("all", every)]:
         if values:
@@ -230,6 +258,7 @@ def main():
     p.add_argument("--token", action="append", required=True, help="USER=TOKEN (the first two flood, --fair reads)")
     p.add_argument("--fair", required=True)
     p.add_argument("--flood-seconds", type=int, default=15)
+    p.add_argument("--ready-url", action="append", default=[], help="a /q/health/ready polled during the flood")
     args = p.parse_args()
     stack = Stack(args)
     users = [u for u in stack.tokens if u != args.fair]
@@ -283,7 +312,7 @@ def main():
             calls.append((f"terminal-small-{i}", lambda u=user: stack.terminal_read(u, "small.txt")))
     burst("200 concurrent small reads", calls, tally)
 
-    fairness(stack, users[0], args.fair, args.flood_seconds, tally)
+    fairness(stack, users[0], args.fair, args.flood_seconds, tally, args.ready_url)
 
     # The tasks' sandboxes hold slots under the global cap: give them back for whatever runs next.
     for user, task in stack.tasks.items():

@@ -7,10 +7,14 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Network;
 import com.sun.net.httpserver.HttpServer;
 import dev.workcell.contracts.sandbox.CommandResult;
+import dev.workcell.contracts.sandbox.FileWritten;
+import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.StartPreview;
+import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.sandbox.testing.SandboxClient;
 import dev.workcell.sandbox.testing.TaskServiceFixture;
 import io.quarkus.logging.Log;
@@ -21,6 +25,10 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -143,6 +151,28 @@ class EgressAllowlistTest {
     } finally {
       sandboxes.deleteQuietly(ref);
       fixture.stop(0);
+    }
+  }
+
+  @Test
+  void aPreviewOfAnAllowlistedSandboxIsReachedOnItsBridgeAddress() throws Exception {
+    SandboxRef ref = sandboxes.newTask("egress-previewer");
+    try {
+      taskService.egressAllowlist(ref.taskId(), List.of());
+      sandboxes.ensure(ref);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>allowlisted preview</h1>", null, false),
+          FileWritten.class);
+      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null), PreviewState.class);
+      assertThat(started.running()).isTrue();
+      String address = docker.inspectContainerCmd(sandboxes.ensure(ref).containerId()).exec().getNetworkSettings().getNetworks()
+          .get(EgressNetwork.name(settings)).getIpAddress();
+      assertThat(started.hostAddress()).isEqualTo(address);
+      var response = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://" + started.hostAddress() + ":" + started.hostPort() + "/")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(response.body()).contains("allowlisted preview");
+    } finally {
+      sandboxes.deleteQuietly(ref);
     }
   }
 

@@ -352,9 +352,10 @@ public class RuntimeAdmission {
 
   /** Why a start found no room, for its refusal. */
   public synchronized String memoryRefusal(long bytes) {
+    long running = memoryHolders();
     return "starting this sandbox (" + mib(bytes) + ") would take the memory limits of running sandboxes past this instance's budget ("
-        + mib(reservedMemory()) + " of " + mib(memoryBudget.known()) + " in use by " + memoryHolders()
-        + " busy sandboxes, none idle); try again when one stops";
+        + mib(reservedMemory()) + " of " + mib(memoryBudget.known()) + " in use by " + running
+        + (running == 1 ? " busy sandbox" : " busy sandboxes, none of them idle") + "); try again when one stops";
   }
 
   /**

@@ -136,6 +136,9 @@ class CapacityAdmissionTest {
     assertThat(running(a)).isTrue();
     assertThat(running(b)).isTrue();
     assertThat(memory().reservedBytes()).isEqualTo(768 * MIB);
+    String metrics = io.restassured.RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(gauge(metrics, "workcell_sandbox_memory_budget_bytes")).isEqualTo(768d * MIB);
+    assertThat(gauge(metrics, "workcell_sandbox_memory_reserved_bytes")).isEqualTo(768d * MIB);
 
     // Every running sandbox busy (a run holds each): the next start is refused, nothing is stopped.
     hold(a);
@@ -155,6 +158,12 @@ class CapacityAdmissionTest {
         .isEqualTo("the home's notes");
     assertThat(running(b)).isFalse();
     assertThat(running(home)).isTrue();
+  }
+
+  private static double gauge(String metrics, String name) {
+    var line = java.util.regex.Pattern.compile("^" + name + "(\\{[^}]*\\})? (\\S+)$", java.util.regex.Pattern.MULTILINE).matcher(metrics);
+    assertThat(line.find()).as(name + " in /q/metrics").isTrue();
+    return Double.parseDouble(line.group(2));
   }
 
   @Test

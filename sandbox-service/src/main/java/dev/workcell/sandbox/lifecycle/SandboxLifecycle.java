@@ -278,6 +278,13 @@ public class SandboxLifecycle {
     // owner's tasks and tasks being deleted get none. A new container takes the current policy;
     // a home's comes from settings.
     SandboxPolicy policy = key.home() ? tasks.policyForHome() : tasks.policyFor(new SandboxRef(key.taskId(), key.ownerId()));
+    if (reusable != null && egressSwitched(reusable.instance(), policy)) {
+      // Whether a policy has an egress allowlist decides the sandbox's network (decision 0012): a
+      // switch applies when the sandbox next starts, by a recreate (volume kept), not only at an explicit one.
+      Log.infof("the policy of %s %s egress allowlist: recreating its sandbox on the other network (volume kept)",
+          key.describe(), policy.egressAllowlist() == null ? "lost its" : "gained an");
+      reusable = null;
+    }
     boolean admitted = key.home() ? admitHome(taskId) : admission.admit(taskId, key.admissionOwner());
     boolean reserved = false;
     try {
@@ -390,6 +397,12 @@ public class SandboxLifecycle {
   }
 
   private record Verified(SandboxInstance instance, SandboxSpec spec) {}
+
+  /** Whether the current policy gained or lost its egress allowlist since the sandbox was created. */
+  private boolean egressSwitched(SandboxInstance instance, SandboxPolicy current) {
+    SandboxPolicy created = specs.decode(instance.labels().get(SandboxLabels.POLICY));
+    return (created.egressAllowlist() == null) != (current.egressAllowlist() == null);
+  }
 
   /**
    * A running sandbox whose celld this process does not hold lost it (killed, crashed, or never

@@ -176,6 +176,38 @@ class EgressAllowlistTest {
     }
   }
 
+  @Test
+  void gainingOrLosingAnAllowlistMovesTheSandboxAtItsNextStartWorkspaceKept() {
+    SandboxRef ref = sandboxes.newTask("egress-switcher");
+    String open = settings.networkName();
+    String egress = EgressNetwork.name(settings);
+    try {
+      SandboxState first = sandboxes.ensure(ref);
+      assertThat(networks(first)).containsExactly(open);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false), FileWritten.class);
+
+      taskService.egressAllowlist(ref.taskId(), List.of("allowed.test"));
+      assertThat(sandboxes.ensure(ref).containerId()).as("a running sandbox keeps its network").isEqualTo(first.containerId());
+      sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      SandboxState second = sandboxes.ensure(ref);
+      assertThat(second.containerId()).isNotEqualTo(first.containerId());
+      assertThat(networks(second)).containsExactly(egress);
+      assertThat(run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
+
+      taskService.egressAllowlist(ref.taskId(), null);
+      sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      SandboxState third = sandboxes.ensure(ref);
+      assertThat(networks(third)).containsExactly(open);
+      assertThat(run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
+    } finally {
+      sandboxes.deleteQuietly(ref);
+    }
+  }
+
+  private java.util.Set<String> networks(SandboxState state) {
+    return docker.inspectContainerCmd(state.containerId()).exec().getNetworkSettings().getNetworks().keySet();
+  }
+
   private static List<String> hostAddresses() throws IOException {
     return Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
         .flatMap(nic -> nic.getInterfaceAddresses().stream())

@@ -114,6 +114,7 @@ wt_stack_tests() {
   # Early, on a fresh stack: it needs task sandboxes under the global cap, and deletes its tasks at the end.
   wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_work_api_checks "$url" "$token" "${stack[@]}"
+  wt_disk_checks "$url" "$token"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
@@ -179,12 +180,13 @@ source "$ROOT/bin/lib/test-open-terminal.sh"
 source "$ROOT/bin/lib/test-direct-connection.sh"
 source "$ROOT/bin/lib/test-runs.sh"
 source "$ROOT/bin/lib/test-lifecycle.sh"
+source "$ROOT/bin/lib/test-disks.sh"
 source "$ROOT/bin/lib/test-supervision.sh"
 source "$ROOT/bin/lib/test-agent-routes.sh"
 source "$ROOT/bin/lib/test-overload.sh"
 
 # bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api,
-# open-terminal, supervision), on a stack of their own as in wt_stack_tests; no go test, no mvn verify.
+# open-terminal, supervision, disks), on a stack of their own as in wt_stack_tests; no go test, no mvn verify.
 wt_only_stack_tests() {
   local names=",$1,"
   local -a stack=(env WORKCELL_STATE="$WC_STATE/stack-test" WORKCELL_PORT_BASE=9480 WORKCELL_PG_PORT=15433
@@ -196,6 +198,7 @@ wt_only_stack_tests() {
   token=$(sed -n 's/^Admin token: *//p' "$WC_LOGS/stack-test.out")
   [[ $names == *,overload,* ]] && wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,work-api,* ]] && wt_work_api_checks "$url" "$token" "${stack[@]}"
+  [[ $names == *,disks,* ]] && wt_disk_checks "$url" "$token"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
@@ -205,11 +208,12 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, open-terminal, supervision"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, open-terminal, supervision, disks"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine
     ensure_sandbox_firewall
+    ensure_sandbox_disk_root
     ensure_sandbox_image
     wt_only_stack_tests "$2"
     wc_say "tests finished in $((SECONDS - start)) s"

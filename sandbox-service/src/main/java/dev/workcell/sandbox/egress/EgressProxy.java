@@ -2,9 +2,11 @@ package dev.workcell.sandbox.egress;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.EgressAllowlist;
 import dev.workcell.sandbox.config.SandboxSettings;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.BufferedInputStream;
@@ -29,8 +31,10 @@ import java.util.concurrent.Executors;
  * that network reaches (the launcher's firewall opens just this port on {@code wcsbe-*}). Each
  * connection is judged before anything is forwarded: which sandbox (source address), its current
  * allowlist, then a public address the proxy resolved itself. One virtual thread per direction; the
- * lookups block, which is cheap there.
+ * lookups block, which is cheap there. Built at start, so a setting it refuses stops sandbox-service
+ * there and then rather than at the first allowlisted sandbox.
  */
+@Startup
 @ApplicationScoped
 public class EgressProxy {
 
@@ -52,8 +56,21 @@ public class EgressProxy {
       throw new IllegalStateException("workcell.sandbox.egress.allow-private-destinations is for tests only: with it the "
           + "egress proxy would reach the host and private networks; sandbox-service refuses to start");
     }
+    if (allowPrivate) {
+      Log.warn("workcell.sandbox.egress.allow-private-destinations=true (tests only): the egress proxy connects to private addresses");
+    }
     this.destinations = new Destinations(settings.egress().resolveOverride().map(Destinations::overrides).orElse(Map.of()),
         allowPrivate);
+    if (port < 1 || port > 65_535) {
+      throw new IllegalStateException("workcell.sandbox.egress.proxy-port must be 1..65535, not " + port);
+    }
+    settings.home().egressAllowlist().ifPresent(list -> {
+      try {
+        EgressAllowlist.parse(list);
+      } catch (WorkcellException e) {
+        throw new IllegalStateException("workcell.sandbox.home.egress-allowlist: " + e.getMessage(), e);
+      }
+    });
   }
 
   public int port() {

@@ -16,10 +16,12 @@ import dev.workcell.contracts.task.TaskApi.UpdateTask;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.run.service.RunDoor;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -32,6 +34,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.net.URI;
 import java.time.Duration;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -46,10 +49,14 @@ public class TaskResource {
 
   private final CallerRequests caller;
   private final RunDoor door;
+  private final GatewayBudget budget;
+  private final JsonWebToken token;
 
-  public TaskResource(CallerRequests caller, RunDoor door) {
+  public TaskResource(CallerRequests caller, RunDoor door, GatewayBudget budget, JsonWebToken token) {
     this.caller = caller;
     this.door = door;
+    this.budget = budget;
+    this.token = token;
   }
 
   @GET
@@ -74,18 +81,27 @@ public class TaskResource {
   @GET
   @Path("/{taskId}")
   @Operation(operationId = "getTask", summary = "The task, its latest run and newest messages")
-  public Uni<TaskDetail> get(@PathParam("taskId") String taskId) {
-    return caller.ask(TaskSubjects.GET, new TaskRef(Inputs.id(taskId)), TaskDetail.class);
+  public Uni<TaskDetail> get(@PathParam("taskId") String taskId, RoutingContext context) {
+    String user = GatewayBudget.account(token.getSubject());
+    // A page of messages (up to 1,000,000 bytes) is in memory until the answer is sent: counted.
+    return caller.ask(TaskSubjects.GET, new TaskRef(Inputs.id(taskId)), TaskDetail.class)
+        .invoke(detail -> budget.holdUntilSent(context, user, GatewayBudget.ANSWER_COPIES * pageBytes(detail.messages())));
   }
 
   @GET
   @Path("/{taskId}/messages")
   @Operation(operationId = "listTaskMessages", summary = "Older messages, oldest first, before a message id")
   public Uni<MessagePage> messages(@PathParam("taskId") String taskId, @QueryParam("before") String before,
-      @QueryParam("limit") String limit) {
+      @QueryParam("limit") String limit, RoutingContext context) {
     Long beforeId = before == null || before.isBlank() ? null : number("before", before, Long.MAX_VALUE);
     int size = limit == null || limit.isBlank() ? 0 : (int) number("limit", limit, Limits.MESSAGE_PAGE_MAX_MESSAGES);
-    return caller.ask(TaskSubjects.MESSAGE_PAGE, new PageMessages(Inputs.id(taskId), beforeId, size), MessagePage.class);
+    String user = GatewayBudget.account(token.getSubject());
+    return caller.ask(TaskSubjects.MESSAGE_PAGE, new PageMessages(Inputs.id(taskId), beforeId, size), MessagePage.class)
+        .invoke(page -> budget.holdUntilSent(context, user, GatewayBudget.ANSWER_COPIES * pageBytes(page)));
+  }
+
+  private static long pageBytes(MessagePage page) {
+    return page == null ? 0 : page.bytes();
   }
 
   @PATCH

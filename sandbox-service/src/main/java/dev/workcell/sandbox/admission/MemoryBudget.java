@@ -4,14 +4,17 @@ import dev.workcell.sandbox.config.ResourceQuantities;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.OptionalLong;
 
 /**
  * How much memory the limits of running sandboxes may add up to: {@code workcell.sandbox.memory-budget}
- * when set, else {@code memory-share} of the engine's memory. The engine is asked once, on the first
- * sandbox start (not at boot, so sandbox-service starts while the engine is still coming up).
+ * when set, else {@code memory-share} of the engine's memory. The engine is asked once: in the
+ * background at boot (so usage and metrics show the budget at once, and boot never waits for an
+ * engine that is still coming up), else on the first sandbox start.
  */
 @ApplicationScoped
 public class MemoryBudget {
@@ -26,6 +29,16 @@ public class MemoryBudget {
     this.driver = driver;
     this.share = settings.memoryShare();
     this.fixed = settings.memoryBudget().map(ResourceQuantities::memoryBytes).orElse(OptionalLong.empty());
+  }
+
+  void warm(@Observes StartupEvent event) {
+    Thread.ofVirtual().name("sandbox-memory-budget").start(() -> {
+      try {
+        bytes();
+      } catch (RuntimeException e) {
+        Log.infof("the sandbox memory budget is read on the first start instead: %s", e.getMessage());
+      }
+    });
   }
 
   /** A fixed budget (tests of the ledger). */

@@ -41,12 +41,21 @@ public class EgressProxy {
   private static final int HEAD_MAX_BYTES = 16 * 1024;
   private static final int HEAD_TIMEOUT_MS = 30_000;
   private static final int CONNECT_TIMEOUT_MS = 10_000;
+  /**
+   * Connections one sandbox may hold open at once, and all together: each costs sandbox-service a
+   * descriptor per side, so a sandbox that opens thousands must not run the service out of them.
+   */
+  static final int MAX_PER_SANDBOX = 64;
+  static final int MAX_TOTAL = 2_048;
 
   private final int port;
   private final EgressPolicies policies;
   private final Destinations destinations;
   private final Map<String, ServerSocket> listeners = new ConcurrentHashMap<>();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+  private final Map<String, Integer> open = new ConcurrentHashMap<>();
+  private final Map<String, Long> refusalLogged = new ConcurrentHashMap<>();
+  private int openTotal;
 
   public EgressProxy(SandboxSettings settings, EgressPolicies policies) {
     this.port = settings.egress().proxyPort();
@@ -100,12 +109,54 @@ public class EgressProxy {
     while (!server.isClosed()) {
       try {
         Socket client = server.accept();
-        threads.execute(() -> serve(client));
+        String source = client.getInetAddress().getHostAddress();
+        if (!take(source)) {
+          refuseOverLimit(client, source);
+          continue;
+        }
+        threads.execute(() -> {
+          try {
+            serve(client);
+          } finally {
+            release(source);
+          }
+        });
       } catch (IOException e) {
         if (!server.isClosed()) {
           Log.warnf("egress proxy: accept failed: %s", e.getMessage());
         }
       }
+    }
+  }
+
+  private synchronized boolean take(String source) {
+    int mine = open.getOrDefault(source, 0);
+    if (mine >= MAX_PER_SANDBOX || openTotal >= MAX_TOTAL) {
+      return false;
+    }
+    open.put(source, mine + 1);
+    openTotal++;
+    return true;
+  }
+
+  private synchronized void release(String source) {
+    open.computeIfPresent(source, (key, count) -> count <= 1 ? null : count - 1);
+    openTotal--;
+  }
+
+  /** Closed at once; logged at most every 10 s per source, so a flood does not flood the log too. */
+  private void refuseOverLimit(Socket client, String source) {
+    long now = System.nanoTime();
+    Long last = refusalLogged.get(source);
+    if (last == null || now - last > 10_000_000_000L) {
+      refusalLogged.put(source, now);
+      Log.infof("egress refused source=%s reason=\"%d connections open (at most %d per sandbox, %d in all)\"", source,
+          open.getOrDefault(source, 0), MAX_PER_SANDBOX, MAX_TOTAL);
+    }
+    try {
+      client.close();
+    } catch (IOException e) {
+      // closing anyway
     }
   }
 

@@ -204,6 +204,39 @@ class EgressAllowlistTest {
     }
   }
 
+  @Test
+  void aSandboxHoldsABoundedNumberOfProxyConnections() throws Exception {
+    AtomicInteger served = new AtomicInteger();
+    HttpServer fixture = HttpServer.create(new InetSocketAddress("0.0.0.0", 0), 16);
+    fixture.createContext("/", exchange -> {
+      served.incrementAndGet();
+      exchange.sendResponseHeaders(200, 2);
+      exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+      exchange.close();
+    });
+    fixture.start();
+    String url = "http://allowed.test:" + fixture.getAddress().getPort() + "/";
+    SandboxRef ref = sandboxes.newTask("egress-flooder");
+    try {
+      taskService.egressAllowlist(ref.taskId(), List.of("allowed.test"));
+      sandboxes.ensure(ref);
+      // One shell holds the most idle connections a sandbox may have open; its next request is closed at once.
+      CommandResult flooded = run(ref, "p=${HTTP_PROXY#http://}; for i in $(seq " + EgressProxy.MAX_PER_SANDBOX
+          + "); do exec {fd}<>/dev/tcp/${p%:*}/${p##*:} || exit 9; done; curl -sS -m 5 " + url + "; echo \" rc=$?\"");
+      assertThat(flooded.stdout()).contains(" rc=").doesNotContain(" rc=0").doesNotContain(" rc=9");
+      assertThat(served.get()).isZero();
+      // The shell's connections closed with it: the sandbox is served again.
+      long deadline = System.nanoTime() + 15_000_000_000L;
+      while (!run(ref, "curl -sS -m 5 " + url).stdout().equals("ok") && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+      }
+      assertThat(run(ref, "curl -sS -m 5 " + url).stdout()).isEqualTo("ok");
+    } finally {
+      sandboxes.deleteQuietly(ref);
+      fixture.stop(0);
+    }
+  }
+
   private java.util.Set<String> networks(SandboxState state) {
     return docker.inspectContainerCmd(state.containerId()).exec().getNetworkSettings().getNetworks().keySet();
   }

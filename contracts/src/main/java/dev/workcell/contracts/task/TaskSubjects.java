@@ -79,6 +79,12 @@ public final class TaskSubjects {
   public static final String LIST = P + "tasks.list";
   /** {@link TaskRef} → {@link TaskDetail}; owner. */
   public static final String GET = P + "tasks.get";
+  /**
+   * {@link TaskRef} → {@link dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef}; owner. The
+   * ownership check in front of every Work file and sandbox request: the account and the task, no
+   * run, messages or approvals (a {@link #GET} reads a page of up to 1 MB of messages).
+   */
+  public static final String SANDBOX = P + "tasks.sandbox";
   /** {@link UpdateTask} → {@link TaskView}; owner. Rename or change the route. */
   public static final String UPDATE = P + "tasks.update";
   /** {@link TaskRef} → {@link TaskDeleted}; owner. Sandbox deleted first; on failure the record stays. */

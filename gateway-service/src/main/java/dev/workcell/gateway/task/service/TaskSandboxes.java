@@ -2,7 +2,6 @@ package dev.workcell.gateway.task.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.gateway.auth.service.CallerRequests;
@@ -36,11 +35,7 @@ public class TaskSandboxes {
     return caller.checkedByTaskService(actor -> sandboxOf(actor, taskId).map(ref -> new CallerSandbox(actor, ref)));
   }
 
-  public Uni<TaskDetail> ownedTask(Actor actor, String taskId) {
-    return nats.request(TaskSubjects.GET, new TaskRef(taskId), TaskDetail.class, actor);
-  }
-
   public Uni<SandboxRef> sandboxOf(Actor actor, String taskId) {
-    return ownedTask(actor, taskId).map(detail -> new SandboxRef(detail.task().id(), detail.task().ownerId()));
+    return nats.request(TaskSubjects.SANDBOX, new TaskRef(taskId), SandboxRef.class, actor);
   }
 }

@@ -24,6 +24,7 @@ public class TaskHandlers {
     responder.serve(TaskSubjects.CREATE, CreateTask.class, r -> tasks.create(r.actor(), r.body()));
     responder.serve(TaskSubjects.LIST, ListTasks.class, r -> tasks.list(r.actor()));
     responder.serve(TaskSubjects.GET, TaskRef.class, r -> tasks.get(r.actor(), r.body()));
+    responder.serve(TaskSubjects.SANDBOX, TaskRef.class, r -> tasks.sandboxOf(r.actor(), r.body()));
     responder.serve(TaskSubjects.UPDATE, UpdateTask.class, r -> tasks.update(r.actor(), r.body()));
     responder.serve(TaskSubjects.DELETE, TaskRef.class, r -> deletion.delete(r.actor(), r.body()));
     responder.serve(TaskSubjects.SEEN, TaskRef.class, r -> tasks.markSeen(r.actor(), r.body()));

@@ -10,38 +10,19 @@ the end of the warm-up. Writes a Markdown report. python3 stdlib only.
 """
 import argparse
 import datetime
-import json
 import os
 import random
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bin", "lib", "e2e"))
+from fault_traffic import http  # noqa: E402  (status, body, seconds); a failure without an answer is a string
+
 SERVICES = ["gateway-service", "task-service", "agent-runner-service", "sandbox-service",
             "preview-proxy-service", "terminal-service", "sandbox-mirror"]
-
-
-def http(method, url, headers, body=None, timeout=60):
-    data = None
-    headers = dict(headers)
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    start = time.monotonic()
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=headers),
-                                    timeout=timeout) as response:
-            payload, status = response.read(), response.status
-    except urllib.error.HTTPError as e:
-        payload, status = e.read(), e.code
-    except OSError:
-        payload, status = b"", 0
-    took = time.monotonic() - start
-    try:
-        return status, json.loads(payload or b"null"), took
-    except ValueError:
-        return status, payload, took
 
 
 class Stats:

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The rules of a sandbox's life: start on demand under admission, re-verify before reuse and
@@ -234,25 +235,8 @@ public class SandboxLifecycle {
 
   /** Under the idle home's lock: stops it and hands its slot to {@code newHomeId}, unless it became busy. */
   private boolean evict(RuntimeAdmission.IdleHome candidate, String newHomeId) {
-    ActiveSandbox victim = active.get(candidate.id());
-    if (victim == null) {
-      return false; // being started or stopped by someone else
-    }
-    if (victim.celld().open() && busy.hasRunningProcesses(victim.celld())) {
-      admission.touch(candidate.id());
-      return false;
-    }
-    if (!admission.transferHome(candidate, newHomeId)) {
-      return false;
-    }
-    deactivate(candidate.id(), "the home was stopped to make room for another user's");
-    try {
-      driver.stop(victim.instance());
-      Log.infof("stopped idle home %s to make room for another", victim.instance().name());
-    } catch (RuntimeException e) {
-      Log.warnf("could not stop idle home %s while making room: %s", victim.instance().name(), e.getMessage());
-    }
-    return true;
+    return stopIdle(candidate.id(), () -> admission.transferHome(candidate, newHomeId),
+        "the home was stopped to make room for another user's");
   }
 
   /** Drops what this process remembers of a task (its celld connection and lease); reconciliation uses it. */
@@ -353,23 +337,32 @@ public class SandboxLifecycle {
     return false;
   }
 
-  /** Under the idle sandbox's lock: stops it (volume kept) unless it was used meanwhile or runs background processes. */
+  /** Under the idle sandbox's lock: stops it (volume kept) to make room in the memory budget. */
   private boolean stopForRoom(RuntimeAdmission.IdleSandbox candidate) {
-    ActiveSandbox victim = active.get(candidate.id());
+    return stopIdle(candidate.id(), () -> admission.releaseIfUnchanged(candidate),
+        "the sandbox was stopped to make room in the memory budget");
+  }
+
+  /**
+   * Under the idle sandbox's lock: stops it (volume kept) once {@code claim} has taken its place in
+   * admission, unless it was used meanwhile or runs background processes.
+   */
+  private boolean stopIdle(String id, BooleanSupplier claim, String reason) {
+    ActiveSandbox victim = active.get(id);
     if (victim == null) {
       return false; // being started or stopped by someone else
     }
     if (victim.celld().open() && busy.hasRunningProcesses(victim.celld())) {
-      admission.touch(candidate.id());
+      admission.touch(id);
       return false;
     }
-    if (!admission.releaseIfUnchanged(candidate)) {
+    if (!claim.getAsBoolean()) {
       return false;
     }
-    deactivate(candidate.id(), "the sandbox was stopped to make room in the memory budget");
+    deactivate(id, reason);
     try {
       driver.stop(victim.instance());
-      Log.infof("stopped idle sandbox %s (%d MiB) to make room in the memory budget", victim.instance().name(), candidate.memoryBytes() >> 20);
+      Log.infof("stopped idle sandbox %s: %s", victim.instance().name(), reason);
     } catch (RuntimeException e) {
       Log.warnf("could not stop idle sandbox %s while making room: %s", victim.instance().name(), e.getMessage());
     }

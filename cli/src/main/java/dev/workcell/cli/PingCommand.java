@@ -44,7 +44,7 @@ public class PingCommand implements Callable<Integer> {
     for (ServiceName service : targets) {
       long start = System.nanoTime();
       try {
-        Pong pong = nats.request(Subjects.ping(service), new Ping("cli"), Pong.class, operator, timeout)
+        Pong pong = nats.request(Subjects.ping(service), new Ping("cli"), operator, timeout)
             .await().atMost(timeout.plusSeconds(1));
         System.out.printf("%-15s ok    %6.2f ms  instance=%s uptime=%ds%n", service.id(),
             (System.nanoTime() - start) / 1e6, pong.instanceId(), pong.uptimeMs() / 1000);

@@ -53,7 +53,7 @@ public class TokenCommand implements Callable<Integer> {
       System.err.println("nats: not reachable");
       return 2;
     }
-    Account account = nats.request(Subjects.ACCOUNT_ENSURE, new EnsureAccount(user, wanted), Account.class,
+    Account account = nats.request(Subjects.ACCOUNT_ENSURE, new EnsureAccount(user, wanted),
             new Actor("operator", Actor.Role.SERVICE))
         .await().atMost(Duration.ofSeconds(10));
     PrivateKey key = KeyUtils.decodePrivateKey(Files.readString(Path.of(signingKey)));

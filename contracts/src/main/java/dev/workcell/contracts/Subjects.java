@@ -1,31 +1,60 @@
 package dev.workcell.contracts;
 
+import dev.workcell.contracts.account.Account;
+import dev.workcell.contracts.account.EnsureAccount;
+import dev.workcell.contracts.account.GetAccount;
+import dev.workcell.contracts.ping.Ping;
+import dev.workcell.contracts.ping.Pong;
+import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.subject.NatsUser;
+import dev.workcell.contracts.subject.Push;
+import dev.workcell.contracts.subject.Subject;
+import dev.workcell.contracts.task.RunnerApi.RunRef;
+import java.util.EnumMap;
+import java.util.Map;
+
 /**
- * Every NATS subject of the suite. Request/reply subjects are {@code workcell.<service>.<verb>},
- * served by a queue group named after the service so any number of replicas can answer.
- * docs/nats.md lists who publishes and who listens.
+ * Subjects shared by the whole suite. Request/reply subjects are {@code workcell.<service>.<verb>},
+ * served by a queue group named after the service so any number of replicas can answer; the
+ * per-service tables are {@code TaskSubjects}, {@code SandboxSubjects} and {@code ProviderSubjects}.
  */
 public final class Subjects {
 
   public static final String PREFIX = "workcell";
 
-  /** task-service: create the account if missing and return it (used by the launcher and the gateway). */
-  public static final String ACCOUNT_ENSURE = PREFIX + ".task.account.ensure";
+  /** Creates the account if missing and returns it: {@code bin/workcell token}. */
+  public static final Subject<EnsureAccount, Account> ACCOUNT_ENSURE =
+      Subject.of(PREFIX + ".task.account.ensure", EnsureAccount.class, Account.class, ServiceName.TASK, NatsUser.CLI);
 
-  /** task-service: read an account by id; replies not_found when missing. */
-  public static final String ACCOUNT_GET = PREFIX + ".task.account.get";
+  /** Reads an account by id; replies not_found when missing. */
+  public static final Subject<GetAccount, Account> ACCOUNT_GET =
+      Subject.of(PREFIX + ".task.account.get", GetAccount.class, Account.class, ServiceName.TASK, NatsUser.GATEWAY);
 
-  /** JetStream work queue of run-start requests (agent-runner consumes). */
-  public static final String RUN_REQUESTS = PREFIX + ".run.requests";
+  /** JetStream work queue of run-start requests: task-service puts, agent-runner takes. */
+  public static final Push<RunRef> RUN_REQUESTS = Push.stored(PREFIX + ".run.requests", RunRef.class,
+      "WORKCELL_RUN_REQUESTS", Push.by(NatsUser.TASK), Push.by(NatsUser.AGENT_RUNNER));
 
-  /** JetStream subjects of live run events: {@code workcell.run.events.<taskId>.<runId>}. */
-  public static final String RUN_EVENTS_ALL = PREFIX + ".run.events.>";
+  /**
+   * Live run events, {@code workcell.run.events.<taskId>.<runId>}: agent-runner, and task-service for
+   * the last events of runs it ends; the gateway streams them, operators may watch.
+   */
+  public static final Push<RunEvent> RUN_EVENTS = Push.stored(PREFIX + ".run.events.*.*", RunEvent.class,
+      "WORKCELL_RUN_EVENTS", Push.by(NatsUser.AGENT_RUNNER, NatsUser.TASK), Push.by(NatsUser.GATEWAY, NatsUser.OPERATOR));
+
+  private static final Map<ServiceName, Subject<Ping, Pong>> PINGS = new EnumMap<>(ServiceName.class);
+
+  static {
+    for (ServiceName service : ServiceName.values()) {
+      PINGS.put(service, Subject.of(PREFIX + "." + service.id() + ".ping", Ping.class, Pong.class, service,
+          NatsUser.CLI, NatsUser.OPERATOR));
+    }
+  }
 
   private Subjects() {}
 
-  /** The subject each service answers with a {@link dev.workcell.contracts.ping.Pong}. */
-  public static String ping(ServiceName service) {
-    return PREFIX + "." + service.id() + ".ping";
+  /** The subject each service answers with a {@link Pong}. */
+  public static Subject<Ping, Pong> ping(ServiceName service) {
+    return PINGS.get(service);
   }
 
   /** The queue group every replica of a service joins for its request subjects. */
@@ -35,14 +64,6 @@ public final class Subjects {
 
   /** Per-run event subject; ids are UUIDs, which are valid subject tokens. */
   public static String runEvents(String taskId, String runId) {
-    requireToken(taskId);
-    requireToken(runId);
-    return PREFIX + ".run.events." + taskId + "." + runId;
-  }
-
-  private static void requireToken(String token) {
-    if (token == null || token.isEmpty() || !token.matches("[A-Za-z0-9_-]+")) {
-      throw new IllegalArgumentException("not a subject token: " + token);
-    }
+    return RUN_EVENTS.subject(taskId, runId);
   }
 }

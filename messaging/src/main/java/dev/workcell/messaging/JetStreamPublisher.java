@@ -3,6 +3,7 @@ package dev.workcell.messaging;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Push;
 import io.nats.client.api.PublishAck;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
@@ -22,8 +23,10 @@ public class JetStreamPublisher {
     this.codec = codec;
   }
 
-  public Uni<Long> publish(String subject, Object body, Actor actor) {
+  /** Publishes {@code body} on the push's subject with its variable tokens filled in order. */
+  public <M> Uni<Long> publish(Push<M> push, M body, Actor actor, String... tokens) {
     return Uni.createFrom().deferred(() -> {
+      String subject = push.subject(tokens);
       if (!nats.connected()) {
         return Uni.createFrom().failure(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "message bus is not connected"));
       }

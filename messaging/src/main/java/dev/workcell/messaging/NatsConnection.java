@@ -45,6 +45,8 @@ public class NatsConnection {
     if (settings.user().isPresent()) {
       options.userInfo(settings.user().get(), settings.password().orElse(""));
     }
+    // Replies come to inboxes under the user's own prefix, the only inboxes its NATS user may read.
+    options.inboxPrefix("_INBOX." + settings.user().orElse(identity.name()) + ".");
     connection = Nats.connectReconnectOnConnect(options.build());
     if (connected()) {
       runConnectHooks();

@@ -5,6 +5,7 @@ import dev.workcell.contracts.MessageHeaders;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.ErrorReply;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Subject;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
@@ -33,11 +34,15 @@ public class NatsRequester {
     this.settings = settings;
   }
 
-  public <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor) {
-    return request(subject, body, replyType, actor, settings.requestTimeout());
+  public <Q, R> Uni<R> request(Subject<Q, R> subject, Q body, Actor actor) {
+    return request(subject, body, actor, settings.requestTimeout());
   }
 
-  public <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor, Duration deadline) {
+  public <Q, R> Uni<R> request(Subject<Q, R> subject, Q body, Actor actor, Duration deadline) {
+    return request(subject.name(), body, subject.reply(), actor, deadline);
+  }
+
+  private <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor, Duration deadline) {
     return Uni.createFrom().deferred(() -> {
       if (!nats.connected()) {
         return Uni.createFrom().failure(

@@ -1,11 +1,11 @@
 package dev.workcell.messaging;
 
 import dev.workcell.contracts.MessageHeaders;
-import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.ErrorReply;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.messaging.budget.Held;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
@@ -36,7 +36,7 @@ public class NatsResponder {
   private final MessageCodec codec;
   private final Vertx vertx;
   private final ServiceIdentity identity;
-  private final Map<String, Registration<?, ?>> registrations = new ConcurrentHashMap<>();
+  private final Map<String, Registration<?>> registrations = new ConcurrentHashMap<>();
   private volatile Dispatcher dispatcher;
   private volatile Connection dispatcherConnection;
   private volatile Context[] eventLoops;
@@ -50,14 +50,23 @@ public class NatsResponder {
     nats.whenConnected(this::subscribeAll);
   }
 
-  /** Serves {@code subject} in this service's queue group. */
-  public <T, R> void serve(String subject, Class<T> requestType, RequestHandler<T, R> handler) {
-    serve(subject, identity.service(), requestType, handler);
+  /**
+   * Serves {@code subject} in the queue group of the service the subject names as its server (test
+   * fixtures play other services this way; on the stack, NATS lets each user subscribe only to its own).
+   */
+  public <T, R> void serve(Subject<T, R> subject, RequestHandler<T, ? extends R> handler) {
+    register(subject, handler);
   }
 
-  public <T, R> void serve(String subject, ServiceName group, Class<T> requestType, RequestHandler<T, R> handler) {
-    Registration<T, R> registration = new Registration<>(subject, Subjects.queueGroup(group), requestType, handler);
-    if (registrations.putIfAbsent(subject, registration) != null) {
+  /** Like {@link #serve}, for a handler whose reply holds room in a byte budget until it is sent. */
+  public <T, R> void serveHeld(Subject<T, R> subject, RequestHandler<T, Held<R>> handler) {
+    register(subject, handler);
+  }
+
+  private <T> void register(Subject<T, ?> subject, RequestHandler<T, ?> handler) {
+    Registration<T> registration =
+        new Registration<>(subject.name(), Subjects.queueGroup(subject.server()), subject.request(), handler);
+    if (registrations.putIfAbsent(subject.name(), registration) != null) {
       throw new IllegalStateException("subject already served: " + subject);
     }
     if (nats.connected()) {
@@ -75,24 +84,24 @@ public class NatsResponder {
 
   private synchronized void subscribeAll(Connection connection) {
     Dispatcher current = dispatcher(connection);
-    for (Registration<?, ?> registration : registrations.values()) {
+    for (Registration<?> registration : registrations.values()) {
       subscribe(current, registration);
     }
   }
 
-  private void subscribe(Dispatcher current, Registration<?, ?> registration) {
+  private void subscribe(Dispatcher current, Registration<?> registration) {
     // jnats restores subscriptions after a reconnect; subscribing twice would answer twice.
     if (!registration.subscribedOn(current)) {
       current.subscribe(registration.subject, registration.queueGroup, message -> dispatch(registration, message));
     }
   }
 
-  private <T, R> void dispatch(Registration<T, R> registration, Message message) {
+  private <T> void dispatch(Registration<T> registration, Message message) {
     Context context = VertxContext.createNewDuplicatedContext(nextEventLoop());
     // A fresh context per request, isolated like an HTTP request's, so reactive sessions never leak across.
     VertxContextSafetyToggle.setContextSafe(context, true);
     context.runOnContext(ignored -> {
-      Uni<R> result;
+      Uni<?> result;
       try {
         Envelope<T> envelope = open(registration, message);
         TraceContext.set(envelope.traceparent());
@@ -132,7 +141,7 @@ public class NatsResponder {
     return contexts[Math.floorMod(nextLoop.getAndIncrement(), contexts.length)];
   }
 
-  private <T, R> Envelope<T> open(Registration<T, R> registration, Message message) {
+  private <T> Envelope<T> open(Registration<T> registration, Message message) {
     var actor = ActorHeaders.read(message.getHeaders())
         .orElseThrow(() -> new WorkcellException(ErrorCode.UNAUTHENTICATED, "message carries no acting account"));
     T body = codec.decode(message.getData(), registration.requestType);
@@ -178,14 +187,14 @@ public class NatsResponder {
     nats.connection().publish(NatsMessage.builder().subject(request.getReplyTo()).headers(headers).data(body).build());
   }
 
-  private static final class Registration<T, R> {
+  private static final class Registration<T> {
     final String subject;
     final String queueGroup;
     final Class<T> requestType;
-    final RequestHandler<T, R> handler;
+    final RequestHandler<T, ?> handler;
     private Dispatcher subscribedOn;
 
-    Registration(String subject, String queueGroup, Class<T> requestType, RequestHandler<T, R> handler) {
+    Registration(String subject, String queueGroup, Class<T> requestType, RequestHandler<T, ?> handler) {
       this.subject = subject;
       this.queueGroup = queueGroup;
       this.requestType = requestType;

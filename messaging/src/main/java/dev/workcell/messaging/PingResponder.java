@@ -20,7 +20,7 @@ public class PingResponder {
     if (!identity.answersPing()) {
       return;
     }
-    responder.serve(Subjects.ping(identity.service()), Ping.class, request -> Uni.createFrom().item(new Pong(
+    responder.serve(Subjects.ping(identity.service()), request -> Uni.createFrom().item(new Pong(
         identity.name(), instanceId, identity.version(), ManagementFactory.getRuntimeMXBean().getUptime())));
   }
 }

@@ -6,6 +6,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Streams;
 import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.run.RunEvent;
 import io.nats.client.api.RetentionPolicy;
 import io.nats.client.api.StreamInfo;
 import io.vertx.core.Vertx;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.Test;
 /** The contract's streams exist after connect, and run events are stored with increasing sequences. */
 class JetStreamTest {
 
-  record Event(String type) {}
+  static RunEvent event(String task, String run, String type) {
+    return new RunEvent(task, run, 0, type, System.currentTimeMillis(), Map.of());
+  }
 
   @Test
   void contractStreamsAreProvisionedAndEventsGetIncreasingSequences() throws Exception {
@@ -28,13 +31,16 @@ class JetStreamTest {
       StreamInfo requests = management.getStreamInfo(Streams.RUN_REQUESTS.name());
       assertThat(requests.getConfiguration().getRetentionPolicy()).isEqualTo(RetentionPolicy.WorkQueue);
       assertThat(management.getStreamInfo(Streams.RUN_EVENTS.name()).getConfiguration().getSubjects())
-          .containsExactly(Subjects.RUN_EVENTS_ALL);
+          .containsExactly("workcell.run.events.*.*");
 
       JetStreamPublisher publisher = new JetStreamPublisher(bus.connection, bus.codec);
-      String subject = Subjects.runEvents(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+      String task = UUID.randomUUID().toString();
+      String run = UUID.randomUUID().toString();
       Actor runner = Actor.service(ServiceName.AGENT_RUNNER);
-      long first = publisher.publish(subject, new Event("run_state"), runner).await().atMost(Duration.ofSeconds(5));
-      long second = publisher.publish(subject, new Event("done"), runner).await().atMost(Duration.ofSeconds(5));
+      long first = publisher.publish(Subjects.RUN_EVENTS, event(task, run, "run_state"), runner, task, run)
+          .await().atMost(Duration.ofSeconds(5));
+      long second = publisher.publish(Subjects.RUN_EVENTS, event(task, run, "done"), runner, task, run)
+          .await().atMost(Duration.ofSeconds(5));
       assertThat(second).isGreaterThan(first);
 
       // Provisioning again (a reconnect, another service) changes nothing and fails nothing.

@@ -9,6 +9,7 @@ import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.ErrorReply;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Subject;
 import io.nats.client.Message;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -43,8 +44,8 @@ class NatsRequestReplyTest {
     vertx.close().toCompletionStage().toCompletableFuture().get();
   }
 
-  static String subject() {
-    return "test.messaging." + UUID.randomUUID();
+  static Subject<Echo, Echoed> subject() {
+    return Subject.of("workcell.test.messaging." + UUID.randomUUID(), Echo.class, Echoed.class, ServiceName.TASK);
   }
 
   static <T> T await(Uni<T> uni) {
@@ -53,11 +54,11 @@ class NatsRequestReplyTest {
 
   @Test
   void replyCarriesTheActorAndOneTraceAcrossTheHop() {
-    String subject = subject();
-    bus.responder.serve(subject, Echo.class, request -> Uni.createFrom().item(new Echoed(
+    var subject = subject();
+    bus.responder.serve(subject, request -> Uni.createFrom().item(new Echoed(
         request.body().text(), request.actor().accountId(), request.actor().role().wire(), request.traceparent())));
 
-    Echoed reply = await(bus.requester.request(subject, new Echo("hi"), Echoed.class, ALICE));
+    Echoed reply = await(bus.requester.request(subject, new Echo("hi"), ALICE));
 
     assertThat(reply.text()).isEqualTo("hi");
     assertThat(reply.accountId()).isEqualTo("alice-id");
@@ -67,11 +68,11 @@ class NatsRequestReplyTest {
 
   @Test
   void aHandlersTypedFailureReachesTheCallerWithItsCode() {
-    String subject = subject();
-    bus.responder.serve(subject, Echo.class,
+    var subject = subject();
+    bus.responder.serve(subject,
         request -> Uni.createFrom().failure(new WorkcellException(ErrorCode.CONFLICT, "changed meanwhile")));
 
-    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), Echoed.class, ALICE)))
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), ALICE)))
         .isInstanceOfSatisfying(WorkcellException.class, e -> {
           assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
           assertThat(e.getMessage()).isEqualTo("changed meanwhile");
@@ -80,12 +81,12 @@ class NatsRequestReplyTest {
 
   @Test
   void anUnexpectedFailureIsInternalAndKeepsItsDetailsInside() {
-    String subject = subject();
-    bus.responder.serve(subject, Echo.class, request -> {
+    var subject = subject();
+    bus.responder.serve(subject, request -> {
       throw new IllegalStateException("password=hunter2");
     });
 
-    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), Echoed.class, ALICE)))
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), ALICE)))
         .isInstanceOfSatisfying(WorkcellException.class, e -> {
           assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL);
           assertThat(e.getMessage()).doesNotContain("hunter2");
@@ -94,31 +95,31 @@ class NatsRequestReplyTest {
 
   @Test
   void nobodyListeningIsServiceUnavailableNotATimeout() {
-    assertThatThrownBy(() -> await(bus.requester.request(subject(), new Echo("x"), Echoed.class, ALICE, Duration.ofSeconds(8))))
+    assertThatThrownBy(() -> await(bus.requester.request(subject(), new Echo("x"), ALICE, Duration.ofSeconds(8))))
         .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE));
   }
 
   @Test
   void aSlowHandlerMeetsTheDeadlineAsUpstreamTimeout() {
-    String subject = subject();
-    bus.responder.serve(subject, Echo.class,
+    var subject = subject();
+    bus.responder.serve(subject,
         request -> Uni.createFrom().item(new Echoed("late", null, null, null)).onItem().delayIt().by(Duration.ofSeconds(2)));
 
-    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), Echoed.class, ALICE, Duration.ofMillis(300))))
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("x"), ALICE, Duration.ofMillis(300))))
         .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_TIMEOUT));
   }
 
   @Test
   void aMessageWithoutAnActingAccountIsRefused() throws Exception {
-    String subject = subject();
+    var subject = subject();
     AtomicInteger calls = new AtomicInteger();
-    bus.responder.serve(subject, Echo.class, request -> {
+    bus.responder.serve(subject, request -> {
       calls.incrementAndGet();
       return Uni.createFrom().item(new Echoed("x", null, null, null));
     });
 
     Message reply = bus.connection.connection()
-        .request(subject, "{\"text\":\"x\"}".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
+        .request(subject.name(), "{\"text\":\"x\"}".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
 
     assertThat(reply.getHeaders().getFirst(MessageHeaders.ERROR)).isEqualTo("unauthenticated");
     assertThat(calls).hasValue(0);
@@ -126,12 +127,12 @@ class NatsRequestReplyTest {
 
   @Test
   void aMalformedBodyIsAnsweredWithMalformedJson() {
-    String subject = subject();
-    bus.responder.serve(subject, Echo.class, request -> Uni.createFrom().item(new Echoed("x", null, null, null)));
+    var subject = subject();
+    bus.responder.serve(subject, request -> Uni.createFrom().item(new Echoed("x", null, null, null)));
 
     var headers = ActorHeaders.write(new io.nats.client.impl.Headers(), ALICE, TraceParent.newRoot());
     Message reply = bus.connection.connection()
-        .requestWithTimeout(subject, headers, "{not json".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5))
+        .requestWithTimeout(subject.name(), headers, "{not json".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5))
         .join();
 
     assertThat(reply.getHeaders().getFirst(MessageHeaders.ERROR)).isEqualTo("malformed_json");
@@ -140,18 +141,18 @@ class NatsRequestReplyTest {
 
   @Test
   void replicasInOneQueueGroupAnswerEachRequestExactlyOnce() throws Exception {
-    String subject = subject();
+    var subject = subject();
     AtomicInteger calls = new AtomicInteger();
     try (TestBus replica = new TestBus(vertx, ServiceName.TASK.id())) {
       RequestHandler<Echo, Echoed> handler = request -> {
         calls.incrementAndGet();
         return Uni.createFrom().item(new Echoed(request.body().text(), null, null, null));
       };
-      bus.responder.serve(subject, Echo.class, handler);
-      replica.responder.serve(subject, Echo.class, handler);
+      bus.responder.serve(subject, handler);
+      replica.responder.serve(subject, handler);
 
       for (int i = 0; i < 50; i++) {
-        assertThat(await(bus.requester.request(subject, new Echo("n" + i), Echoed.class, ALICE)).text()).isEqualTo("n" + i);
+        assertThat(await(bus.requester.request(subject, new Echo("n" + i), ALICE)).text()).isEqualTo("n" + i);
       }
     }
     assertThat(calls).hasValue(50);

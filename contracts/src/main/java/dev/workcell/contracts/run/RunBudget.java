@@ -1,6 +1,9 @@
 package dev.workcell.contracts.run;
 
+import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.subject.NatsUser;
+import dev.workcell.contracts.subject.Subject;
 
 /**
  * The budgets agent-runner drives runs with, as configured (answer to {@link #SUBJECT}, request
@@ -9,7 +12,8 @@ import dev.workcell.contracts.Subjects;
  */
 public record RunBudget(int maxRounds, int toolCallBudget, long runLeaseWaitMs) {
 
-  public static final String SUBJECT = Subjects.PREFIX + ".agent-runner.budget";
+  public static final Subject<Query, RunBudget> SUBJECT = Subject.of(Subjects.PREFIX + ".agent-runner.budget", Query.class,
+      RunBudget.class, ServiceName.AGENT_RUNNER, NatsUser.GATEWAY);
 
   /** Asks for the budget; carries nothing. */
   public record Query() {}

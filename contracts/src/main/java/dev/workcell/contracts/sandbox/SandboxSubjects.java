@@ -1,5 +1,10 @@
 package dev.workcell.contracts.sandbox;
 
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.subject.NatsUser;
+import dev.workcell.contracts.subject.Push;
+import dev.workcell.contracts.subject.Subject;
+
 /**
  * sandbox-service subjects (request/reply, queue group "sandbox"). Every request names the task and
  * carries the acting account in headers; sandbox-service checks the owner label on every resource.
@@ -13,15 +18,21 @@ public final class SandboxSubjects {
    * container takes the task's policy from task-service ({@code workcell.task.runtime.spec}); an
    * existing one keeps the policy it was created with until it is recreated.
    */
-  public static final String ENSURE = P + "ensure";
-  public static final String STATUS = P + "status";
+  public static final Subject<SandboxRef, SandboxState> ENSURE =
+      Subject.of(P + "ensure", SandboxRef.class, SandboxState.class, ServiceName.SANDBOX);
+  public static final Subject<SandboxRef, SandboxState> STATUS =
+      Subject.of(P + "status", SandboxRef.class, SandboxState.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   /** Stop the container; the workspace volume stays. */
-  public static final String STOP = P + "stop";
+  public static final Subject<SandboxRef, SandboxState> STOP =
+      Subject.of(P + "stop", SandboxRef.class, SandboxState.class, ServiceName.SANDBOX, NatsUser.TASK);
   /** Destroy and recreate the container with the task's current policy, keeping the volume. */
-  public static final String RECREATE = P + "recreate";
+  public static final Subject<SandboxRef, SandboxState> RECREATE =
+      Subject.of(P + "recreate", SandboxRef.class, SandboxState.class, ServiceName.SANDBOX);
   /** Remove container and volume (task deletion); replies only after both are gone. */
-  public static final String DELETE = P + "delete";
-  public static final String LIST = P + "list";
+  public static final Subject<SandboxRef, SandboxState> DELETE =
+      Subject.of(P + "delete", SandboxRef.class, SandboxState.class, ServiceName.SANDBOX, NatsUser.TASK);
+  public static final Subject<ListSandboxes, SandboxList> LIST =
+      Subject.of(P + "list", ListSandboxes.class, SandboxList.class, ServiceName.SANDBOX);
 
   /**
    * Runtime slots ("leases"): a task's slot is held by what uses its sandbox — a run
@@ -29,66 +40,94 @@ public final class SandboxSubjects {
    * operation in flight, a verified preview — and released when the last holder ends; a sandbox
    * left without one stops after the release grace. Leases are rebuilt from what runs after a restart.
    */
-  public static final String LEASE_HOLD = P + "lease.hold";
+  public static final Subject<HoldRuntime, RuntimeHold> LEASE_HOLD =
+      Subject.of(P + "lease.hold", HoldRuntime.class, RuntimeHold.class, ServiceName.SANDBOX, NatsUser.AGENT_RUNNER);
   /** Ends a hold or a wait in line ({@link ReleaseRuntime} → {@link RuntimeHold}). */
-  public static final String LEASE_RELEASE = P + "lease.release";
+  public static final Subject<ReleaseRuntime, RuntimeHold> LEASE_RELEASE =
+      Subject.of(P + "lease.release", ReleaseRuntime.class, RuntimeHold.class, ServiceName.SANDBOX, NatsUser.AGENT_RUNNER);
   /** Caps and current use ({@link RuntimeUsageQuery} → {@link RuntimeUsage}): capabilities and the door check of new runs. */
-  public static final String RUNTIME_USAGE = P + "runtime.usage";
+  public static final Subject<RuntimeUsageQuery, RuntimeUsage> RUNTIME_USAGE =
+      Subject.of(P + "runtime.usage", RuntimeUsageQuery.class, RuntimeUsage.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   // Workspace files (paths relative to /workspace; see FileEntry and the request records).
-  public static final String FILES_LIST = P + "files.list";
-  public static final String FILES_STAT = P + "files.stat";
-  public static final String FILES_READ = P + "files.read";
+  public static final Subject<ListFiles, FileList> FILES_LIST =
+      Subject.of(P + "files.list", ListFiles.class, FileList.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
+  public static final Subject<StatFile, FileEntry> FILES_STAT =
+      Subject.of(P + "files.stat", StatFile.class, FileEntry.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<ReadFile, FileContent> FILES_READ =
+      Subject.of(P + "files.read", ReadFile.class, FileContent.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
   /** Atomic replace; {@code expectedVersion} turns it into a compare-and-swap ({@code conflict}). */
-  public static final String FILES_WRITE = P + "files.write";
-  public static final String FILES_DELETE = P + "files.delete";
-  public static final String FILES_MOVE = P + "files.move";
-  public static final String FILES_SEARCH = P + "files.search";
-  public static final String FILES_MKDIR = P + "files.mkdir";
+  public static final Subject<WriteFile, FileWritten> FILES_WRITE =
+      Subject.of(P + "files.write", WriteFile.class, FileWritten.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
+  public static final Subject<DeleteFile, FileChanged> FILES_DELETE =
+      Subject.of(P + "files.delete", DeleteFile.class, FileChanged.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
+  public static final Subject<MoveFile, FileChanged> FILES_MOVE =
+      Subject.of(P + "files.move", MoveFile.class, FileChanged.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
+  public static final Subject<SearchFiles, SearchResult> FILES_SEARCH =
+      Subject.of(P + "files.search", SearchFiles.class, SearchResult.class, ServiceName.SANDBOX, NatsUser.AGENT_RUNNER);
+  public static final Subject<MakeDirectory, FileChanged> FILES_MKDIR =
+      Subject.of(P + "files.mkdir", MakeDirectory.class, FileChanged.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   /** Raw bytes of any file, in chunks ({@link ReadBytes} → {@link FileBytes}). */
-  public static final String FILES_READ_BYTES = P + "files.read_bytes";
+  public static final Subject<ReadBytes, FileBytes> FILES_READ_BYTES =
+      Subject.of(P + "files.read_bytes", ReadBytes.class, FileBytes.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   /** Atomic replace with raw bytes ({@link WriteBytes} → {@link FileWritten}); uploads. */
-  public static final String FILES_WRITE_BYTES = P + "files.write_bytes";
+  public static final Subject<WriteBytes, FileWritten> FILES_WRITE_BYTES =
+      Subject.of(P + "files.write_bytes", WriteBytes.class, FileWritten.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   /** Regular-expression or literal search with an include glob ({@link GrepFiles} → {@link GrepResult}). */
-  public static final String FILES_GREP = P + "files.grep";
+  public static final Subject<GrepFiles, GrepResult> FILES_GREP =
+      Subject.of(P + "files.grep", GrepFiles.class, GrepResult.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   /** Files and directories by glob pattern ({@link GlobFiles} → {@link GlobResult}). */
-  public static final String FILES_GLOB = P + "files.glob";
+  public static final Subject<GlobFiles, GlobResult> FILES_GLOB =
+      Subject.of(P + "files.glob", GlobFiles.class, GlobResult.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   /** Run one command to completion ({@link RunCommand} → {@link CommandResult}). */
-  public static final String EXEC = P + "exec";
+  public static final Subject<RunCommand, CommandResult> EXEC =
+      Subject.of(P + "exec", RunCommand.class, CommandResult.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
   /**
    * Cancel a running {@link RunCommand} by its {@code execId} ({@link CancelExec} → {@link ExecCancelled}):
    * TERM, KILL after the grace, every leftover process killed; the EXEC request then fails {@code cancelled}.
    */
-  public static final String EXEC_CANCEL = P + "exec.cancel";
+  public static final Subject<CancelExec, ExecCancelled> EXEC_CANCEL =
+      Subject.of(P + "exec.cancel", CancelExec.class, ExecCancelled.class, ServiceName.SANDBOX, NatsUser.AGENT_RUNNER);
   /**
    * Live output of a running {@link RunCommand} that carries an {@code execId} (core NATS, no reply):
-   * {@link ExecOutput} chunks on {@code EXEC_OUTPUT_PREFIX + execId}, in production order per stream,
+   * {@link ExecOutput} chunks on {@code workcell.sandbox.exec.output.<execId>}, in production order per stream,
    * at most the command's output cap per stream. The final {@link CommandResult} stays the record of
    * truth; execIds should be unguessable, since the subject carries nothing else.
    */
-  public static final String EXEC_OUTPUT_PREFIX = P + "exec.output.";
+  public static final Push<ExecOutput> EXEC_OUTPUT = Push.core(P + "exec.output.*", ExecOutput.class,
+      Push.by(NatsUser.SANDBOX), java.util.Set.of());
 
   /**
    * Background processes (the Open Terminal model): a command keeps running after the request; its
    * output is kept bounded and polled by offset. Processes live in their sandbox's celld, so a
    * process id of another sandbox is simply {@code not_found}.
    */
-  public static final String PROCESS_START = P + "process.start";
-  public static final String PROCESS_STATUS = P + "process.status";
-  public static final String PROCESS_INPUT = P + "process.input";
-  public static final String PROCESS_KILL = P + "process.kill";
-  public static final String PROCESS_LIST = P + "process.list";
+  public static final Subject<StartProcess, ProcessView> PROCESS_START =
+      Subject.of(P + "process.start", StartProcess.class, ProcessView.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<PollProcess, ProcessView> PROCESS_STATUS =
+      Subject.of(P + "process.status", PollProcess.class, ProcessView.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<ProcessInput, ProcessView> PROCESS_INPUT =
+      Subject.of(P + "process.input", ProcessInput.class, ProcessView.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<KillProcess, ProcessView> PROCESS_KILL =
+      Subject.of(P + "process.kill", KillProcess.class, ProcessView.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<ListProcesses, ProcessList> PROCESS_LIST =
+      Subject.of(P + "process.list", ListProcesses.class, ProcessList.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   /** Git state of the workspace ({@link GitQuery} → {@link GitStatus} / {@link GitDiff}); {@code not_a_repository} without one. */
-  public static final String GIT_STATUS = P + "git.status";
-  public static final String GIT_DIFF = P + "git.diff";
+  public static final Subject<GitQuery, GitStatus> GIT_STATUS =
+      Subject.of(P + "git.status", GitQuery.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<GitQuery, GitDiff> GIT_DIFF =
+      Subject.of(P + "git.diff", GitQuery.class, GitDiff.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   /** The task's web preview; refused with {@code network_disabled} when the policy has no network. */
-  public static final String PREVIEW_START = P + "preview.start";
-  public static final String PREVIEW_STOP = P + "preview.stop";
-  public static final String PREVIEW_STATUS = P + "preview.status";
+  public static final Subject<StartPreview, PreviewState> PREVIEW_START =
+      Subject.of(P + "preview.start", StartPreview.class, PreviewState.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
+  public static final Subject<SandboxRef, PreviewState> PREVIEW_STOP =
+      Subject.of(P + "preview.stop", SandboxRef.class, PreviewState.class, ServiceName.SANDBOX, NatsUser.GATEWAY, NatsUser.AGENT_RUNNER);
+  public static final Subject<SandboxRef, PreviewState> PREVIEW_STATUS =
+      Subject.of(P + "preview.status", SandboxRef.class, PreviewState.class, ServiceName.SANDBOX, NatsUser.PREVIEW_PROXY);
 
   private SandboxSubjects() {}
 

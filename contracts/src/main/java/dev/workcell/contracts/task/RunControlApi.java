@@ -1,5 +1,7 @@
 package dev.workcell.contracts.task;
 
+import dev.workcell.contracts.subject.NatsUser;
+import dev.workcell.contracts.subject.Push;
 import java.time.Instant;
 
 /**
@@ -9,8 +11,9 @@ import java.time.Instant;
  */
 public final class RunControlApi {
 
-  /** Prefix of the per-run control subjects; the runner listens on {@code <prefix><runId>.control}. */
-  public static final String CONTROL_PREFIX = "workcell.agent-runner.runs.";
+  /** Per-run control subjects, {@code workcell.agent-runner.runs.<runId>.control}: task-service pushes, the runner listens. */
+  public static final Push<RunControl> CONTROL = Push.core("workcell.agent-runner.runs.*.control", RunControl.class,
+      Push.by(NatsUser.TASK), Push.by(NatsUser.AGENT_RUNNER));
 
   /** The owner cancelled: the run already ended (needs_input) in task-service; stop at once. */
   public static final String CANCEL = "cancel";
@@ -23,17 +26,9 @@ public final class RunControlApi {
 
   private RunControlApi() {}
 
-  /** {@code workcell.agent-runner.runs.<runId>.control} for the contract's prefix. */
+  /** {@code workcell.agent-runner.runs.<runId>.control}. */
   public static String controlSubject(String runId) {
-    return controlSubject(CONTROL_PREFIX, runId);
-  }
-
-  /** The control subject under {@code prefix} (tests use a prefix of their own). */
-  public static String controlSubject(String prefix, String runId) {
-    if (runId == null || !runId.matches("[A-Za-z0-9_-]+")) {
-      throw new IllegalArgumentException("not a subject token: " + runId);
-    }
-    return prefix + runId + ".control";
+    return CONTROL.subject(runId);
   }
 
   /**

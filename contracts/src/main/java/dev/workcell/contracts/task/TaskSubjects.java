@@ -1,5 +1,9 @@
 package dev.workcell.contracts.task;
 
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.subject.NatsUser;
+import dev.workcell.contracts.subject.Subject;
+
 import dev.workcell.contracts.task.ApprovalApi.ApprovalsState;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
@@ -74,120 +78,163 @@ public final class TaskSubjects {
   // --- tasks (owner) ---
 
   /** {@link CreateTask} → {@link TaskCreated}; owner. Answers too_many_tasks (429) over the caps. */
-  public static final String CREATE = P + "tasks.create";
+  public static final Subject<CreateTask, TaskCreated> CREATE =
+      Subject.of(P + "tasks.create", CreateTask.class, TaskCreated.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link ListTasks} → {@link TaskList}; owner (own tasks only). */
-  public static final String LIST = P + "tasks.list";
+  public static final Subject<ListTasks, TaskList> LIST =
+      Subject.of(P + "tasks.list", ListTasks.class, TaskList.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link TaskRef} → {@link TaskDetail}; owner. */
-  public static final String GET = P + "tasks.get";
+  public static final Subject<TaskRef, TaskDetail> GET =
+      Subject.of(P + "tasks.get", TaskRef.class, TaskDetail.class, ServiceName.TASK, NatsUser.GATEWAY);
   /**
    * {@link TaskRef} → {@link dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef}; owner. The
    * ownership check in front of every Work file and sandbox request: the account and the task, no
    * run, messages or approvals (a {@link #GET} reads a page of up to 1 MB of messages).
    */
-  public static final String SANDBOX = P + "tasks.sandbox";
+  public static final Subject<TaskRef, dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef> SANDBOX =
+      Subject.of(P + "tasks.sandbox", TaskRef.class, dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link UpdateTask} → {@link TaskView}; owner. Rename or change the route. */
-  public static final String UPDATE = P + "tasks.update";
+  public static final Subject<UpdateTask, TaskView> UPDATE =
+      Subject.of(P + "tasks.update", UpdateTask.class, TaskView.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link TaskRef} → {@link TaskDeleted}; owner. Sandbox deleted first; on failure the record stays. */
-  public static final String DELETE = P + "tasks.delete";
+  public static final Subject<TaskRef, TaskDeleted> DELETE =
+      Subject.of(P + "tasks.delete", TaskRef.class, TaskDeleted.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link TaskRef} → {@link TaskView}; owner. Moves the monotonic seen marker to now. */
-  public static final String SEEN = P + "tasks.seen";
+  public static final Subject<TaskRef, TaskView> SEEN =
+      Subject.of(P + "tasks.seen", TaskRef.class, TaskView.class, ServiceName.TASK, NatsUser.GATEWAY);
 
   /**
    * Which of the given task ids still exist ({@link KnownTasks} → {@link KnownTasksReply}).
    * sandbox-service asks at start to tell its sandboxes from orphans; service actors only.
    */
-  public static final String KNOWN_TASKS = P + "tasks.known";
+  public static final Subject<KnownTasks, KnownTasksReply> KNOWN_TASKS =
+      Subject.of(P + "tasks.known", KnownTasks.class, KnownTasksReply.class, ServiceName.TASK, NatsUser.SANDBOX, NatsUser.SANDBOX_MIRROR);
 
   // --- runs and messages (owner) ---
 
   /** {@link StartRun} → {@link RunStarted}; owner. Answers run_active while a run is active. */
-  public static final String RUN_START = P + "runs.start";
+  public static final Subject<StartRun, RunStarted> RUN_START =
+      Subject.of(P + "runs.start", StartRun.class, RunStarted.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link TaskRef} → {@link RunCancelled}; owner. */
-  public static final String RUN_CANCEL = P + "runs.cancel";
+  public static final Subject<TaskRef, RunCancelled> RUN_CANCEL =
+      Subject.of(P + "runs.cancel", TaskRef.class, RunCancelled.class, ServiceName.TASK, NatsUser.GATEWAY);
   /**
    * {@link GetRun} → {@link RunDetail}; owner. Any run of the task by id, older ones included; a run
    * of another account's task, or of another task, is not_found.
    */
-  public static final String RUN_GET = P + "runs.get";
+  public static final Subject<GetRun, RunDetail> RUN_GET =
+      Subject.of(P + "runs.get", GetRun.class, RunDetail.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link PostMessage} → {@link MessageView}; owner. Answers no_active_run without a run. */
-  public static final String MESSAGE_POST = P + "messages.post";
+  public static final Subject<PostMessage, MessageView> MESSAGE_POST =
+      Subject.of(P + "messages.post", PostMessage.class, MessageView.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link PageMessages} → {@link MessagePage}; owner. */
-  public static final String MESSAGE_PAGE = P + "messages.page";
+  public static final Subject<PageMessages, MessagePage> MESSAGE_PAGE =
+      Subject.of(P + "messages.page", PageMessages.class, MessagePage.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link ListToolActivity} → {@link ToolActivityPage}; owner. */
-  public static final String TOOL_ACTIVITY = P + "tools.list";
+  public static final Subject<ListToolActivity, ToolActivityPage> TOOL_ACTIVITY =
+      Subject.of(P + "tools.list", ListToolActivity.class, ToolActivityPage.class, ServiceName.TASK, NatsUser.GATEWAY);
 
   // --- approvals (owner) ---
 
   /** {@link TaskRef} → {@link ApprovalsState}; owner. */
-  public static final String APPROVALS = P + "approvals.list";
+  public static final Subject<TaskRef, ApprovalsState> APPROVALS =
+      Subject.of(P + "approvals.list", TaskRef.class, ApprovalsState.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link SetApprovals} → {@link ApprovalsState}; owner. Refused when the policy locks approvals on. */
-  public static final String APPROVALS_TOGGLE = P + "approvals.toggle";
+  public static final Subject<SetApprovals, ApprovalsState> APPROVALS_TOGGLE =
+      Subject.of(P + "approvals.toggle", SetApprovals.class, ApprovalsState.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link DecideApproval} → {@link ApprovalView}; owner. Audited. */
-  public static final String APPROVAL_DECIDE = P + "approvals.decide";
+  public static final Subject<DecideApproval, ApprovalView> APPROVAL_DECIDE =
+      Subject.of(P + "approvals.decide", DecideApproval.class, ApprovalView.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link DeleteApprovalRule} → {@link ApprovalsState}; owner. Audited. */
-  public static final String APPROVAL_RULE_DELETE = P + "approvals.rules.delete";
+  public static final Subject<DeleteApprovalRule, ApprovalsState> APPROVAL_RULE_DELETE =
+      Subject.of(P + "approvals.rules.delete", DeleteApprovalRule.class, ApprovalsState.class, ServiceName.TASK, NatsUser.GATEWAY);
 
   // --- tickets and preview ---
 
   /** {@link IssueTicket} → {@link TicketIssued}; owner. */
-  public static final String TICKET_ISSUE = P + "tickets.issue";
+  public static final Subject<IssueTicket, TicketIssued> TICKET_ISSUE =
+      Subject.of(P + "tickets.issue", IssueTicket.class, TicketIssued.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link ConsumeTicket} → {@link TicketGrant}; service. One use only. */
-  public static final String TICKET_CONSUME = P + "tickets.consume";
+  public static final Subject<ConsumeTicket, TicketGrant> TICKET_CONSUME =
+      Subject.of(P + "tickets.consume", ConsumeTicket.class, TicketGrant.class, ServiceName.TASK, NatsUser.TERMINAL, NatsUser.PREVIEW_PROXY);
   /** {@link TaskRef} → {@link PreviewView}; owner or service. */
-  public static final String PREVIEW_GET = P + "preview.get";
+  public static final Subject<TaskRef, PreviewView> PREVIEW_GET =
+      Subject.of(P + "preview.get", TaskRef.class, PreviewView.class, ServiceName.TASK, NatsUser.PREVIEW_PROXY, NatsUser.GATEWAY);
   /** {@link SetPreview} → {@link PreviewView}; service (sandbox-service). */
-  public static final String PREVIEW_SET = P + "preview.set";
+  public static final Subject<SetPreview, PreviewView> PREVIEW_SET =
+      Subject.of(P + "preview.set", SetPreview.class, PreviewView.class, ServiceName.TASK, NatsUser.SANDBOX);
 
   // --- access, roles, policies, audit ---
 
   /** {@link GetAccess} → {@link AccessMode}; any actor. */
-  public static final String ACCESS_GET = P + "access.get";
+  public static final Subject<GetAccess, AccessMode> ACCESS_GET =
+      Subject.of(P + "access.get", GetAccess.class, AccessMode.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link ListPolicies} → {@link PolicyList}; owner (to choose one at create). */
-  public static final String POLICIES = P + "policies.list";
+  public static final Subject<ListPolicies, PolicyList> POLICIES =
+      Subject.of(P + "policies.list", ListPolicies.class, PolicyList.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link SetAccess} → {@link AccessChanged}; admin. Stored first, then users' tasks are paused. */
-  public static final String ADMIN_ACCESS_SET = P + "admin.access.set";
+  public static final Subject<SetAccess, AccessChanged> ADMIN_ACCESS_SET =
+      Subject.of(P + "admin.access.set", SetAccess.class, AccessChanged.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link SetRole} → {@link RoleChanged}; admin. Stored first, then a demoted user's tasks are paused. */
-  public static final String ADMIN_ROLE_SET = P + "admin.accounts.role";
+  public static final Subject<SetRole, RoleChanged> ADMIN_ROLE_SET =
+      Subject.of(P + "admin.accounts.role", SetRole.class, RoleChanged.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link SetStatus} → {@link StatusChanged}; admin. Stored first, then a disabled account's tasks are paused. */
-  public static final String ADMIN_STATUS_SET = P + "admin.accounts.status";
+  public static final Subject<SetStatus, StatusChanged> ADMIN_STATUS_SET =
+      Subject.of(P + "admin.accounts.status", SetStatus.class, StatusChanged.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link DeleteAccount} → {@link AccountDeleted}; admin. Work resources first; the account stays on failure. */
-  public static final String ADMIN_ACCOUNT_DELETE = P + "admin.accounts.delete";
+  public static final Subject<DeleteAccount, AccountDeleted> ADMIN_ACCOUNT_DELETE =
+      Subject.of(P + "admin.accounts.delete", DeleteAccount.class, AccountDeleted.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link ListTasks} → {@link TaskList}; admin. Every account's tasks (the explicit admin view). */
-  public static final String ADMIN_TASKS = P + "admin.tasks.list";
+  public static final Subject<ListTasks, TaskList> ADMIN_TASKS =
+      Subject.of(P + "admin.tasks.list", ListTasks.class, TaskList.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link SavePolicy} → {@link PolicyView}; admin. Audited. */
-  public static final String ADMIN_POLICY_SAVE = P + "admin.policies.save";
+  public static final Subject<SavePolicy, PolicyView> ADMIN_POLICY_SAVE =
+      Subject.of(P + "admin.policies.save", SavePolicy.class, PolicyView.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link PolicyRef} → {@link PolicyDeleted}; admin. Audited. */
-  public static final String ADMIN_POLICY_DELETE = P + "admin.policies.delete";
+  public static final Subject<PolicyRef, PolicyDeleted> ADMIN_POLICY_DELETE =
+      Subject.of(P + "admin.policies.delete", PolicyRef.class, PolicyDeleted.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link ListAudit} → {@link AuditPage}; admin. */
-  public static final String ADMIN_AUDIT = P + "admin.audit.list";
+  public static final Subject<ListAudit, AuditPage> ADMIN_AUDIT =
+      Subject.of(P + "admin.audit.list", ListAudit.class, AuditPage.class, ServiceName.TASK, NatsUser.GATEWAY);
 
   // --- agent-runner and sandbox-service (service) ---
 
   /** {@link RunRef} → {@link RunSpec}; service. */
-  public static final String RUNNER_RUN = P + "runner.run.get";
+  public static final Subject<RunRef, RunSpec> RUNNER_RUN =
+      Subject.of(P + "runner.run.get", RunRef.class, RunSpec.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RunTransition} → {@link RunView}; service. */
-  public static final String RUNNER_TRANSITION = P + "runner.run.transition";
+  public static final Subject<RunTransition, RunView> RUNNER_TRANSITION =
+      Subject.of(P + "runner.run.transition", RunTransition.class, RunView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link AddUsage} → {@link RunView}; service. */
-  public static final String RUNNER_USAGE = P + "runner.run.usage";
+  public static final Subject<AddUsage, RunView> RUNNER_USAGE =
+      Subject.of(P + "runner.run.usage", AddUsage.class, RunView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RunRef} → {@link ModelContext}; service. */
-  public static final String RUNNER_CONTEXT = P + "runner.context";
+  public static final Subject<RunRef, ModelContext> RUNNER_CONTEXT =
+      Subject.of(P + "runner.context", RunRef.class, ModelContext.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RunRef} → {@link PendingMessages}; service. Returns and marks delivered the mid-run messages. */
-  public static final String RUNNER_PENDING = P + "runner.messages.pending";
+  public static final Subject<RunRef, PendingMessages> RUNNER_PENDING =
+      Subject.of(P + "runner.messages.pending", RunRef.class, PendingMessages.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link AppendMessage} → {@link MessageView}; service. */
-  public static final String RUNNER_APPEND = P + "runner.messages.append";
+  public static final Subject<AppendMessage, MessageView> RUNNER_APPEND =
+      Subject.of(P + "runner.messages.append", AppendMessage.class, MessageView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RecordToolActivity} → {@link ToolActivityView}; service. */
-  public static final String RUNNER_TOOL = P + "runner.tools.record";
+  public static final Subject<RecordToolActivity, ToolActivityView> RUNNER_TOOL =
+      Subject.of(P + "runner.tools.record", RecordToolActivity.class, ToolActivityView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RequestApproval} → {@link ApprovalView}; service. */
-  public static final String RUNNER_APPROVAL_REQUEST = P + "runner.approvals.request";
+  public static final Subject<RequestApproval, ApprovalView> RUNNER_APPROVAL_REQUEST =
+      Subject.of(P + "runner.approvals.request", RequestApproval.class, ApprovalView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link ApprovalRef} → {@link ApprovalView}; service. */
-  public static final String RUNNER_APPROVAL_GET = P + "runner.approvals.get";
+  public static final Subject<ApprovalRef, ApprovalView> RUNNER_APPROVAL_GET =
+      Subject.of(P + "runner.approvals.get", ApprovalRef.class, ApprovalView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /**
    * {@link RunControlApi.Heartbeat} → {@link RunControlApi.LeaseState}; service (agent-runner). Claims
    * and renews the runner's lease on a run; a run whose lease expires is failed ({@code runner_lost}).
    */
-  public static final String RUNNER_HEARTBEAT = P + "runner.run.heartbeat";
+  public static final Subject<RunControlApi.Heartbeat, RunControlApi.LeaseState> RUNNER_HEARTBEAT =
+      Subject.of(P + "runner.run.heartbeat", RunControlApi.Heartbeat.class, RunControlApi.LeaseState.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RuntimeSpecRequest} → {@link RuntimeSpec}; service (sandbox-service). */
-  public static final String RUNTIME_SPEC = P + "runtime.spec";
+  public static final Subject<RuntimeSpecRequest, RuntimeSpec> RUNTIME_SPEC =
+      Subject.of(P + "runtime.spec", RuntimeSpecRequest.class, RuntimeSpec.class, ServiceName.TASK, NatsUser.SANDBOX);
 
   /**
    * Owner and admin subjects whose handler checks the caller against the database before it reads or
@@ -197,7 +244,7 @@ public final class TaskSubjects {
    * The gateway sends these with the role its token claims and no separate account read; on
    * {@code role_changed} it reads the account and asks again with the stored role.
    */
-  public static final java.util.Set<String> CALLER_CHECKED = java.util.Set.of(CREATE, LIST, GET, UPDATE, DELETE,
+  public static final java.util.Set<Subject<?, ?>> CALLER_CHECKED = java.util.Set.of(CREATE, LIST, GET, UPDATE, DELETE,
       RUN_START, RUN_CANCEL, RUN_GET, MESSAGE_POST, MESSAGE_PAGE, APPROVALS, APPROVALS_TOGGLE, APPROVAL_DECIDE,
       APPROVAL_RULE_DELETE, TICKET_ISSUE, POLICIES, ADMIN_TASKS);
 

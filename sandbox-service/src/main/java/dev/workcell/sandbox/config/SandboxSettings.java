@@ -1,6 +1,5 @@
 package dev.workcell.sandbox.config;
 
-import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.sandbox.runtime.SandboxNames;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -151,17 +150,6 @@ public interface SandboxSettings {
   /** Deadline of questions to task-service (known tasks at start, a task's runtime policy). */
   @WithDefault("5s")
   Duration taskServiceTimeout();
-
-  /**
-   * Where task-service answers which tasks exist. Only tests change it: their NATS is shared with
-   * task-service's own tests, whose real responder would race a fixture on the contract subject.
-   */
-  @WithDefault(TaskSubjects.KNOWN_TASKS)
-  String knownTasksSubject();
-
-  /** Where task-service answers a task's runtime spec (see {@link #knownTasksSubject()}). */
-  @WithDefault(TaskSubjects.RUNTIME_SPEC)
-  String runtimeSpecSubject();
 
   /** Open Terminal homes (one per user id): their spec, since they have no task policy. */
   Home home();

@@ -23,7 +23,7 @@ public class ExecOutputPublisher {
   }
 
   public OutputSink sinkFor(String execId) {
-    String subject = SandboxSubjects.EXEC_OUTPUT_PREFIX + execId;
+    String subject = SandboxSubjects.EXEC_OUTPUT.subject(execId);
     return (stream, data) -> {
       if (nats.connected()) {
         nats.connection().publish(subject, codec.encode(new ExecOutput(execId, stream, data)));

@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.lifecycle;
 
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
@@ -27,14 +28,12 @@ public class TaskRuntimeSpecs {
 
   private final NatsRequester requester;
   private final Duration timeout;
-  private final String subject;
   private final SandboxSettings.Home home;
   private final List<String> homeAllowlist;
 
   public TaskRuntimeSpecs(NatsRequester requester, SandboxSettings settings) {
     this.requester = requester;
     this.timeout = settings.taskServiceTimeout();
-    this.subject = settings.runtimeSpecSubject();
     this.home = settings.home();
     this.homeAllowlist = settings.home().egressAllowlist().map(EgressAllowlist::parse).orElse(null);
   }
@@ -48,7 +47,7 @@ public class TaskRuntimeSpecs {
   public SandboxPolicy policyFor(SandboxRef ref) {
     RuntimeSpec spec;
     try {
-      spec = requester.request(subject, new RuntimeSpecRequest(ref.taskId()), RuntimeSpec.class, SELF, timeout)
+      spec = requester.request(TaskSubjects.RUNTIME_SPEC, new RuntimeSpecRequest(ref.taskId()), SELF, timeout)
           .await().atMost(timeout.plusSeconds(2));
     } catch (WorkcellException e) {
       if (e.code() == ErrorCode.NOT_FOUND) {

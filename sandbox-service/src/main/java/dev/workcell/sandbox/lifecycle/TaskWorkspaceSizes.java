@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.lifecycle;
 
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
@@ -40,7 +41,7 @@ public class TaskWorkspaceSizes implements WorkspaceSizes {
     Duration timeout = settings.taskServiceTimeout();
     RuntimeSpec spec;
     try {
-      spec = requester.request(settings.runtimeSpecSubject(), new RuntimeSpecRequest(key.taskId()), RuntimeSpec.class, SELF, timeout)
+      spec = requester.request(TaskSubjects.RUNTIME_SPEC, new RuntimeSpecRequest(key.taskId()), SELF, timeout)
           .await().atMost(timeout.plusSeconds(2));
     } catch (WorkcellException e) {
       throw new WorkcellException(e.code() == ErrorCode.NOT_FOUND ? ErrorCode.NOT_FOUND : ErrorCode.SERVICE_UNAVAILABLE,

@@ -30,19 +30,19 @@ public class CommandResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.EXEC, RunCommand.class, r -> {
+    responder.serveHeld(SandboxSubjects.EXEC, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       // The collected output, counted from celld's reply until the NATS reply is sent.
       return budget.reply(ref, commands.run(r.body()),
           result -> SandboxBudget.chars(result.stdout()) + SandboxBudget.chars(result.stderr()));
     });
-    responder.serve(SandboxSubjects.EXEC_CANCEL, CancelExec.class, r -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.EXEC_CANCEL, r -> Offload.blocking(() ->
         commands.cancel(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().execId())));
-    responder.serve(SandboxSubjects.PREVIEW_START, StartPreview.class, r -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.PREVIEW_START, r -> Offload.blocking(() ->
         previews.start(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().command())));
-    responder.serve(SandboxSubjects.PREVIEW_STOP, SandboxRef.class, r -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.PREVIEW_STOP, r -> Offload.blocking(() ->
         previews.stop(SandboxAccess.require(r.actor(), r.body()))));
-    responder.serve(SandboxSubjects.PREVIEW_STATUS, SandboxRef.class, r -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.PREVIEW_STATUS, r -> Offload.blocking(() ->
         previews.status(SandboxAccess.require(r.actor(), r.body()))));
   }
 }

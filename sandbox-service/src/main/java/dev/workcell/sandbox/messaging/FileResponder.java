@@ -42,46 +42,46 @@ public class FileResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.FILES_LIST, ListFiles.class, r ->
+    responder.serve(SandboxSubjects.FILES_LIST, r ->
         files.list(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path()));
-    responder.serve(SandboxSubjects.FILES_STAT, StatFile.class, r ->
+    responder.serve(SandboxSubjects.FILES_STAT, r ->
         files.stat(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path()));
     // Contents in memory are counted per user (SandboxBudget): a write from its request until celld
     // answered, a read from celld's reply until the NATS reply is sent.
-    responder.serve(SandboxSubjects.FILES_READ, ReadFile.class, r -> {
+    responder.serveHeld(SandboxSubjects.FILES_READ, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       return budget.reply(ref, files.read(ref, r.body().path()), content -> SandboxBudget.chars(content.content()));
     });
-    responder.serve(SandboxSubjects.FILES_WRITE, WriteFile.class, r -> {
+    responder.serve(SandboxSubjects.FILES_WRITE, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * SandboxBudget.chars(r.body().content()), () ->
           files.write(ref, r.body().path(), r.body().content(), r.body().expectedVersion(), r.body().createParents()));
     });
-    responder.serve(SandboxSubjects.FILES_DELETE, DeleteFile.class, r ->
+    responder.serve(SandboxSubjects.FILES_DELETE, r ->
         files.delete(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().recursive()));
-    responder.serve(SandboxSubjects.FILES_MOVE, MoveFile.class, r ->
+    responder.serve(SandboxSubjects.FILES_MOVE, r ->
         files.move(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().from(), r.body().to()));
-    responder.serve(SandboxSubjects.FILES_MKDIR, MakeDirectory.class, r ->
+    responder.serve(SandboxSubjects.FILES_MKDIR, r ->
         files.mkdir(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().parents()));
-    responder.serve(SandboxSubjects.FILES_SEARCH, SearchFiles.class, r ->
+    responder.serve(SandboxSubjects.FILES_SEARCH, r ->
         files.search(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().query(), r.body().maxHits()));
     // Bytes travel as base64 (4/3 of them) besides the bytes themselves.
-    responder.serve(SandboxSubjects.FILES_READ_BYTES, ReadBytes.class, r -> {
+    responder.serveHeld(SandboxSubjects.FILES_READ_BYTES, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       return budget.reply(ref, files.readBytes(ref, r.body().path(), r.body().offset(), r.body().limit()),
           chunk -> chunk.data() == null ? 0 : 2L * chunk.data().length);
     });
-    responder.serve(SandboxSubjects.FILES_WRITE_BYTES, WriteBytes.class, r -> {
+    responder.serve(SandboxSubjects.FILES_WRITE_BYTES, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       long size = r.body().data() == null ? 0 : r.body().data().length;
       return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * size, () ->
           files.writeBytes(ref, r.body().path(), r.body().data(), r.body().expectedVersion(), r.body().createParents()));
     });
-    responder.serve(SandboxSubjects.FILES_GREP, GrepFiles.class, r -> Offload.blocking(() -> {
+    responder.serve(SandboxSubjects.FILES_GREP, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return search.grep(r.body());
     }));
-    responder.serve(SandboxSubjects.FILES_GLOB, GlobFiles.class, r -> Offload.blocking(() -> {
+    responder.serve(SandboxSubjects.FILES_GLOB, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return search.glob(r.body());
     }));

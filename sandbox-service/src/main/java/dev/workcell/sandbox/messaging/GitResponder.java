@@ -21,11 +21,11 @@ public class GitResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.GIT_STATUS, GitQuery.class, r -> Offload.blocking(() -> {
+    responder.serve(SandboxSubjects.GIT_STATUS, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return git.status(r.body());
     }));
-    responder.serve(SandboxSubjects.GIT_DIFF, GitQuery.class, r -> Offload.blocking(() -> {
+    responder.serve(SandboxSubjects.GIT_DIFF, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return git.diff(r.body());
     }));

@@ -26,19 +26,19 @@ public class LifecycleResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.ENSURE, SandboxRef.class, request -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.ENSURE, request -> Offload.blocking(() ->
         lifecycle.ensure(SandboxAccess.require(request.actor(), request.body()))));
-    responder.serve(SandboxSubjects.RECREATE, SandboxRef.class, request -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.RECREATE, request -> Offload.blocking(() ->
         lifecycle.recreate(SandboxAccess.require(request.actor(), request.body()))));
-    responder.serve(SandboxSubjects.STATUS, SandboxRef.class, request -> Offload.blocking(() -> {
+    responder.serve(SandboxSubjects.STATUS, request -> Offload.blocking(() -> {
       SandboxRef ref = SandboxAccess.require(request.actor(), request.body());
       return disks.withDisk(ref, lifecycle.status(ref));
     }));
-    responder.serve(SandboxSubjects.STOP, SandboxRef.class, request -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.STOP, request -> Offload.blocking(() ->
         lifecycle.stop(SandboxAccess.require(request.actor(), request.body()))));
-    responder.serve(SandboxSubjects.DELETE, SandboxRef.class, request -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.DELETE, request -> Offload.blocking(() ->
         lifecycle.delete(SandboxAccess.require(request.actor(), request.body()))));
-    responder.serve(SandboxSubjects.LIST, ListSandboxes.class, request -> Offload.blocking(() ->
+    responder.serve(SandboxSubjects.LIST, request -> Offload.blocking(() ->
         new SandboxList(lifecycle.list(SandboxAccess.listScope(request.actor(), request.body().ownerId())))));
   }
 }

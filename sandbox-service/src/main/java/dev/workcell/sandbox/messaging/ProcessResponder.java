@@ -31,23 +31,23 @@ public class ProcessResponder {
 
   void register(@Observes StartupEvent event) {
     // The output entries of a reply, counted from celld's reply until the NATS reply is sent.
-    responder.serve(SandboxSubjects.PROCESS_START, StartProcess.class, r -> {
+    responder.serveHeld(SandboxSubjects.PROCESS_START, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       return budget.reply(ref, processes.start(r.body()), ProcessResponder::outputChars);
     });
-    responder.serve(SandboxSubjects.PROCESS_STATUS, PollProcess.class, r -> {
+    responder.serveHeld(SandboxSubjects.PROCESS_STATUS, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       return budget.reply(ref, processes.status(r.body()), ProcessResponder::outputChars);
     });
-    responder.serve(SandboxSubjects.PROCESS_INPUT, ProcessInput.class, r -> {
+    responder.serve(SandboxSubjects.PROCESS_INPUT, r -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return processes.input(r.body());
     });
-    responder.serve(SandboxSubjects.PROCESS_KILL, KillProcess.class, r -> {
+    responder.serve(SandboxSubjects.PROCESS_KILL, r -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return processes.kill(r.body());
     });
-    responder.serve(SandboxSubjects.PROCESS_LIST, ListProcesses.class, r ->
+    responder.serve(SandboxSubjects.PROCESS_LIST, r ->
         processes.list(SandboxAccess.require(r.actor(), r.body().sandbox())));
   }
 

@@ -27,17 +27,17 @@ public class RuntimeResponder {
   }
 
   void register(@Observes StartupEvent event) {
-    responder.serve(SandboxSubjects.LEASE_HOLD, HoldRuntime.class, r -> {
+    responder.serve(SandboxSubjects.LEASE_HOLD, r -> {
       requireService(r.actor());
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return holds.hold(r.body());
     });
-    responder.serve(SandboxSubjects.LEASE_RELEASE, ReleaseRuntime.class, r -> {
+    responder.serve(SandboxSubjects.LEASE_RELEASE, r -> {
       requireService(r.actor());
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return Uni.createFrom().item(holds.release(r.body()));
     });
-    responder.serve(SandboxSubjects.RUNTIME_USAGE, RuntimeUsageQuery.class, r ->
+    responder.serve(SandboxSubjects.RUNTIME_USAGE, r ->
         Uni.createFrom().item(holds.usage(SandboxAccess.listScope(r.actor(), r.body().ownerId()))));
   }
 

@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.reconcile;
 
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
@@ -46,7 +47,6 @@ public class StartupReconciler {
   private final SandboxLifecycle lifecycle;
   private final Duration retry;
   private final Duration taskServiceTimeout;
-  private final String knownTasksSubject;
   private ScheduledExecutorService scheduler;
 
   public StartupReconciler(SandboxDriver driver, NatsRequester requester, SafeMode safeMode, SandboxLifecycle lifecycle,
@@ -57,7 +57,6 @@ public class StartupReconciler {
     this.lifecycle = lifecycle;
     this.retry = settings.safeModeRetry();
     this.taskServiceTimeout = settings.taskServiceTimeout();
-    this.knownTasksSubject = settings.knownTasksSubject();
   }
 
   /** What one successful pass did. */
@@ -155,7 +154,7 @@ public class StartupReconciler {
     for (int from = 0; from < all.size(); from += KNOWN_TASKS_CHUNK) {
       List<String> chunk = all.subList(from, Math.min(all.size(), from + KNOWN_TASKS_CHUNK));
       KnownTasksReply reply = requester
-          .request(knownTasksSubject, new KnownTasks(chunk), KnownTasksReply.class,
+          .request(TaskSubjects.KNOWN_TASKS, new KnownTasks(chunk),
               Actor.service(ServiceName.SANDBOX), taskServiceTimeout)
           .await().atMost(taskServiceTimeout.plusSeconds(2));
       if (reply == null || reply.known() == null) {

@@ -1,8 +1,5 @@
 package dev.workcell.task.config;
 
-import dev.workcell.contracts.Subjects;
-import dev.workcell.contracts.sandbox.SandboxSubjects;
-import dev.workcell.contracts.task.RunControlApi;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -35,18 +32,6 @@ public interface TaskSettings {
   @WithDefault("5m")
   Duration approvalTimeout();
 
-  /** The JetStream work queue new runs are put on for agent-runner; tests use a queue of their own. */
-  @WithDefault(Subjects.RUN_REQUESTS)
-  String runRequestsSubject();
-
-  /** sandbox-service's delete subject; tests point it at a fixture no real sandbox-service shares. */
-  @WithDefault(SandboxSubjects.DELETE)
-  String sandboxDeleteSubject();
-
-  /** sandbox-service's stop subject (see {@link #sandboxDeleteSubject()}). */
-  @WithDefault(SandboxSubjects.STOP)
-  String sandboxStopSubject();
-
   /** Whether start-up fails runs left active and clears preview state (see RunRecovery). */
   @WithDefault("true")
   boolean recoverAtStart();
@@ -70,16 +55,4 @@ public interface TaskSettings {
    */
   @WithDefault("60s")
   Duration untakenGrace();
-
-  /** The JetStream stream behind {@link #runRequestsSubject()}, read to find runs still queued. */
-  @WithDefault("WORKCELL_RUN_REQUESTS")
-  String runRequestsStream();
-
-  /** The JetStream stream of run events, where task-service adds the last events of runs it ends. */
-  @WithDefault("WORKCELL_RUN_EVENTS")
-  String runEventsStream();
-
-  /** Prefix of the per-run control subjects the driving runner listens on. */
-  @WithDefault(RunControlApi.CONTROL_PREFIX)
-  String runControlPrefix();
 }

@@ -1,11 +1,13 @@
 package dev.workcell.task.sandbox;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.support.ReactiveContext;
@@ -34,20 +36,19 @@ public class SandboxRuntime {
 
   /** Removes container and volume; succeeds only once both are gone (absent counts as gone). */
   public Uni<Void> delete(UUID taskId, UUID ownerId) {
-    return call(settings.sandboxDeleteSubject(), taskId, ownerId, settings.sandboxDeleteTimeout());
+    return call(SandboxSubjects.DELETE, taskId, ownerId, settings.sandboxDeleteTimeout());
   }
 
   /** Stops the container; the volume stays. */
   public Uni<Void> stop(UUID taskId, UUID ownerId) {
-    return call(settings.sandboxStopSubject(), taskId, ownerId, settings.sandboxStopTimeout());
+    return call(SandboxSubjects.STOP, taskId, ownerId, settings.sandboxStopTimeout());
   }
 
-  private Uni<Void> call(String subject, UUID taskId, UUID ownerId, Duration deadline) {
+  private Uni<Void> call(Subject<SandboxRef, SandboxState> subject, UUID taskId, UUID ownerId, Duration deadline) {
     Uni<Void> reply = requester
-        .request(subject, new SandboxRef(taskId.toString(), ownerId.toString()), JsonNode.class, SELF, deadline)
+        .request(subject, new SandboxRef(taskId.toString(), ownerId.toString()), SELF, deadline)
         .replaceWithVoid()
-        // Only success matters (any JSON body, even null, decodes as a JsonNode); a sandbox that
-        // never existed is already gone.
+        // Only success matters; a sandbox that never existed is already gone.
         .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.NOT_FOUND).recoverWithNull();
     return ReactiveContext.backOnContext(reply);
   }

@@ -1,7 +1,8 @@
 package dev.workcell.agent.run.approval;
 
+import dev.workcell.contracts.subject.Subject;
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.agent.run.config.AgentSettings;
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.agent.run.tool.ToolInvocation;
 import dev.workcell.agent.run.tool.WorkspaceTools;
@@ -29,13 +30,11 @@ public class ApprovalGate {
   public static final Set<String> GATED = Set.of(WorkspaceTools.RUN_COMMAND, WorkspaceTools.DELETE_FILE, WorkspaceTools.MOVE_FILE);
 
   private final NatsRequester requester;
-  private final RunnerSubjects subjects;
   private final Duration timeout;
   private final Duration poll;
 
-  public ApprovalGate(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings) {
+  public ApprovalGate(NatsRequester requester, AgentSettings settings) {
     this.requester = requester;
-    this.subjects = subjects;
     this.timeout = settings.taskServiceTimeout();
     this.poll = settings.approvalPoll();
   }
@@ -55,7 +54,7 @@ public class ApprovalGate {
    */
   public ApprovalView decide(RunRef run, ToolInvocation call, Runnable onPending, BooleanSupplier stillActive,
       Consumer<Duration> pause) {
-    ApprovalView approval = request(subjects.approvalRequest(), new RequestApproval(run.taskId(), run.runId(), call.call().id(),
+    ApprovalView approval = request(TaskSubjects.RUNNER_APPROVAL_REQUEST, new RequestApproval(run.taskId(), run.runId(), call.call().id(),
         call.name(), program(call), summary(call)));
     boolean announced = false;
     while ("pending".equals(approval.state())) {
@@ -67,7 +66,7 @@ public class ApprovalGate {
       if (!stillActive.getAsBoolean()) {
         return approval;
       }
-      approval = request(subjects.approvalGet(), new ApprovalRef(run.taskId(), approval.id()));
+      approval = request(TaskSubjects.RUNNER_APPROVAL_GET, new ApprovalRef(run.taskId(), approval.id()));
     }
     return approval;
   }
@@ -94,8 +93,8 @@ public class ApprovalGate {
     };
   }
 
-  private ApprovalView request(String subject, Object body) {
-    return requester.request(subject, body, ApprovalView.class, TaskServiceClient.RUNNER, timeout)
+  private <Q> ApprovalView request(Subject<Q, ApprovalView> subject, Q body) {
+    return requester.request(subject, body, TaskServiceClient.RUNNER, timeout)
         .await().atMost(timeout.plusSeconds(1));
   }
 

@@ -1,6 +1,5 @@
 package dev.workcell.agent.run.config;
 
-import dev.workcell.contracts.provider.ProviderSubjects;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.util.Optional;
@@ -43,11 +42,5 @@ public interface ProviderSettings {
 
   Optional<String> geminiId();
 
-  /** task-service's subject for admin-configured providers (with the decrypted key); tests use a fixture's. */
-  @WithDefault(ProviderSubjects.RESOLVE)
-  String resolveSubject();
 
-  /** The subject this runner lists its environment providers on (ids and kinds only). */
-  @WithDefault(ProviderSubjects.ENVIRONMENT)
-  String environmentSubject();
 }

@@ -1,6 +1,5 @@
 package dev.workcell.agent.run.control;
 
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.agent.run.tool.CommandCanceller;
 import dev.workcell.contracts.task.RunControlApi;
@@ -31,7 +30,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public class DrivenRuns {
 
   private final NatsConnection nats;
-  private final RunnerSubjects subjects;
   private final MessageCodec codec;
   private final TaskServiceClient tasks;
   private final CommandCanceller commands;
@@ -39,9 +37,8 @@ public class DrivenRuns {
   private final String runnerId = "agent-runner-" + UUID.randomUUID();
   private volatile Dispatcher dispatcher;
 
-  public DrivenRuns(NatsConnection nats, RunnerSubjects subjects, MessageCodec codec, TaskServiceClient tasks, CommandCanceller commands) {
+  public DrivenRuns(NatsConnection nats, MessageCodec codec, TaskServiceClient tasks, CommandCanceller commands) {
     this.nats = nats;
-    this.subjects = subjects;
     this.codec = codec;
     this.tasks = tasks;
     this.commands = commands;
@@ -62,7 +59,7 @@ public class DrivenRuns {
     RunSignals signals = new RunSignals(ref, commands);
     runs.put(ref.runId(), signals);
     try {
-      dispatcher().subscribe(RunControlApi.controlSubject(subjects.runControlPrefix(), ref.runId()));
+      dispatcher().subscribe(RunControlApi.controlSubject(ref.runId()));
     } catch (RuntimeException e) {
       Log.warnf("run %s: control subject not subscribed (polling only): %s", ref.runId(), e.getMessage());
     }
@@ -72,7 +69,7 @@ public class DrivenRuns {
   public void close(RunSignals signals) {
     runs.remove(signals.ref().runId());
     try {
-      dispatcher().unsubscribe(RunControlApi.controlSubject(subjects.runControlPrefix(), signals.ref().runId()));
+      dispatcher().unsubscribe(RunControlApi.controlSubject(signals.ref().runId()));
     } catch (RuntimeException e) {
       Log.debugf("run %s: control unsubscribe: %s", signals.ref().runId(), e.getMessage());
     }

@@ -27,7 +27,6 @@ public final class RunEventStream {
   private final JetStreamPublisher publisher;
   private final String taskId;
   private final String runId;
-  private final String subject;
   private final Deque<CompletableFuture<Long>> inFlight = new ArrayDeque<>();
   private long seq;
 
@@ -35,7 +34,6 @@ public final class RunEventStream {
     this.publisher = publisher;
     this.taskId = taskId;
     this.runId = runId;
-    this.subject = Subjects.runEvents(taskId, runId);
   }
 
   /** Publishes one event; {@code data} is key/value pairs. Returns its seq. */
@@ -47,7 +45,7 @@ public final class RunEventStream {
     long next = ++seq;
     RunEvent event = new RunEvent(taskId, runId, next, type.wire(), System.currentTimeMillis(), body);
     // Subscribing sends at once on this thread, so the send order is the seq order.
-    inFlight.addLast(publisher.publish(subject, event, TaskServiceClient.RUNNER).subscribeAsCompletionStage()
+    inFlight.addLast(publisher.publish(Subjects.RUN_EVENTS, event, TaskServiceClient.RUNNER, taskId, runId).subscribeAsCompletionStage()
         .whenComplete((ack, failure) -> {
           if (failure != null) {
             Log.warnf("run %s: event %d (%s) not published: %s", runId, next, type.wire(), failure.getMessage());

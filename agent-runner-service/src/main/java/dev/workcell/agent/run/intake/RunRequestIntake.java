@@ -1,7 +1,8 @@
 package dev.workcell.agent.run.intake;
 
+import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.Streams;
 import dev.workcell.agent.run.config.AgentSettings;
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.agent.run.loop.AgentLoop;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.contracts.error.ErrorCode;
@@ -38,11 +39,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 @ApplicationScoped
 public class RunRequestIntake {
 
+  /** The durable pull consumer every runner replica shares, so each request is taken once. */
+  static final String CONSUMER = "agent-runner";
+
   private static final Duration ACK_WAIT = Duration.ofSeconds(60);
   private static final Duration RETRY = Duration.ofSeconds(2);
 
   private final NatsConnection nats;
-  private final RunnerSubjects subjects;
   private final TaskServiceClient tasks;
   private final AgentLoop loop;
   private final MessageCodec codec;
@@ -51,10 +54,9 @@ public class RunRequestIntake {
   private volatile boolean stopping;
   private volatile boolean subscribed;
 
-  public RunRequestIntake(NatsConnection nats, RunnerSubjects subjects, TaskServiceClient tasks, AgentLoop loop, MessageCodec codec,
+  public RunRequestIntake(NatsConnection nats, TaskServiceClient tasks, AgentLoop loop, MessageCodec codec,
       AgentSettings settings) {
     this.nats = nats;
-    this.subjects = subjects;
     this.tasks = tasks;
     this.loop = loop;
     this.codec = codec;
@@ -118,14 +120,14 @@ public class RunRequestIntake {
 
   private JetStreamSubscription subscribe(Connection connection) throws IOException, JetStreamApiException {
     ConsumerConfiguration consumer = ConsumerConfiguration.builder()
-        .durable(subjects.runRequestConsumer())
-        .filterSubject(subjects.runRequests())
+        .durable(CONSUMER)
+        .filterSubject(Subjects.RUN_REQUESTS.pattern())
         .ackPolicy(AckPolicy.Explicit)
         .ackWait(ACK_WAIT)
         .build();
-    connection.jetStreamManagement().addOrUpdateConsumer(subjects.runRequestStream(), consumer);
-    return connection.jetStream().subscribe(subjects.runRequests(),
-        PullSubscribeOptions.bind(subjects.runRequestStream(), subjects.runRequestConsumer()));
+    connection.jetStreamManagement().addOrUpdateConsumer(Streams.RUN_REQUESTS.name(), consumer);
+    return connection.jetStream().subscribe(Subjects.RUN_REQUESTS.pattern(),
+        PullSubscribeOptions.bind(Streams.RUN_REQUESTS.name(), CONSUMER));
   }
 
   /** Takes one request: the slot acquired for it is released when its run ends (or is not taken). */

@@ -2,6 +2,7 @@ package dev.workcell.agent.run.provider;
 
 import dev.workcell.agent.run.config.AgentSettings;
 import dev.workcell.agent.run.config.ProviderSettings;
+import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.provider.ProviderApi.ResolveProvider;
@@ -22,17 +23,15 @@ public class AdminProviders {
   private static final Actor RUNNER = Actor.service(ServiceName.AGENT_RUNNER);
 
   private final NatsRequester requester;
-  private final String subject;
   private final Duration timeout;
 
   public AdminProviders(NatsRequester requester, ProviderSettings settings, AgentSettings agent) {
     this.requester = requester;
-    this.subject = settings.resolveSubject();
     this.timeout = agent.taskServiceTimeout();
   }
 
   public ResolvedProvider resolve(String id) {
-    return requester.request(subject, new ResolveProvider(id), ResolvedProvider.class, RUNNER, timeout)
+    return requester.request(ProviderSubjects.RESOLVE, new ResolveProvider(id), RUNNER, timeout)
         .await().atMost(timeout.plusSeconds(1));
   }
 }

@@ -1,6 +1,7 @@
 package dev.workcell.agent.run.provider;
 
 import dev.workcell.agent.run.config.ProviderSettings;
+import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.provider.ProviderApi.ListProviders;
 import dev.workcell.contracts.provider.ProviderApi.ProviderCatalog;
 import dev.workcell.messaging.NatsResponder;
@@ -14,7 +15,7 @@ import jakarta.enterprise.event.Observes;
 public class EnvironmentProviderResponder {
 
   void register(@Observes StartupEvent event, NatsResponder responder, ProviderSettings settings, ProviderRegistry registry) {
-    responder.serve(settings.environmentSubject(), ListProviders.class,
+    responder.serve(ProviderSubjects.ENVIRONMENT,
         r -> Uni.createFrom().item(new ProviderCatalog(registry.environmentSummaries())));
   }
 }

@@ -22,6 +22,6 @@ public class RunBudgetResponder {
 
   void register(@Observes StartupEvent event) {
     RunBudget budget = new RunBudget(settings.maxRounds(), settings.toolCallBudget(), settings.runLeaseWait().toMillis());
-    responder.serve(RunBudget.SUBJECT, RunBudget.Query.class, request -> Uni.createFrom().item(budget));
+    responder.serve(RunBudget.SUBJECT, request -> Uni.createFrom().item(budget));
   }
 }

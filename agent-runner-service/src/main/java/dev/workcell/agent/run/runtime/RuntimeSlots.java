@@ -1,7 +1,7 @@
 package dev.workcell.agent.run.runtime;
 
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.agent.run.config.AgentSettings;
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.agent.run.control.RunSignals;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.contracts.error.ErrorCode;
@@ -34,13 +34,11 @@ public class RuntimeSlots {
   private static final Duration WAIT_SLICE = Duration.ofMillis(250);
 
   private final NatsRequester nats;
-  private final RunnerSubjects subjects;
   private final AgentSettings settings;
   private final Map<String, SandboxRef> held = new ConcurrentHashMap<>();
 
-  public RuntimeSlots(NatsRequester nats, RunnerSubjects subjects, AgentSettings settings) {
+  public RuntimeSlots(NatsRequester nats, AgentSettings settings) {
     this.nats = nats;
-    this.subjects = subjects;
     this.settings = settings;
   }
 
@@ -72,8 +70,7 @@ public class RuntimeSlots {
     }
     waiting.run();
     held.put(runId, sandbox); // released at the end even if the wait is cut short
-    CompletableFuture<RuntimeHold> inLine = nats.request(subjects.leaseHold(), request(sandbox, runId, settings.runLeaseWait()),
-        RuntimeHold.class, TaskServiceClient.RUNNER, settings.runLeaseWait().plus(settings.sandboxTimeout()))
+    CompletableFuture<RuntimeHold> inLine = nats.request(SandboxSubjects.LEASE_HOLD, request(sandbox, runId, settings.runLeaseWait()), TaskServiceClient.RUNNER, settings.runLeaseWait().plus(settings.sandboxTimeout()))
         .subscribeAsCompletionStage();
     while (true) {
       try {
@@ -117,7 +114,7 @@ public class RuntimeSlots {
       return;
     }
     try {
-      nats.request(subjects.leaseRelease(), new ReleaseRuntime(sandbox, runId), RuntimeHold.class, TaskServiceClient.RUNNER,
+      nats.request(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(sandbox, runId), TaskServiceClient.RUNNER,
           settings.sandboxTimeout()).await().atMost(settings.sandboxTimeout().plusSeconds(1));
     } catch (RuntimeException e) {
       Log.infof("run %s: releasing the sandbox slot failed (%s); it lapses within %s", runId, e.getMessage(), ttl());
@@ -131,7 +128,7 @@ public class RuntimeSlots {
   }
 
   private void hold(SandboxRef sandbox, String runId, Duration wait) {
-    nats.request(subjects.leaseHold(), request(sandbox, runId, wait), RuntimeHold.class, TaskServiceClient.RUNNER,
+    nats.request(SandboxSubjects.LEASE_HOLD, request(sandbox, runId, wait), TaskServiceClient.RUNNER,
         settings.sandboxTimeout()).await().atMost(settings.sandboxTimeout().plusSeconds(1));
   }
 

@@ -1,7 +1,8 @@
 package dev.workcell.agent.run.taskservice;
 
+import dev.workcell.contracts.subject.Subject;
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.agent.run.config.AgentSettings;
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.task.MessageView;
@@ -33,51 +34,48 @@ public class TaskServiceClient {
   public static final Actor RUNNER = Actor.service(ServiceName.AGENT_RUNNER);
 
   private final NatsRequester requester;
-  private final RunnerSubjects subjects;
   private final Duration timeout;
 
-  public TaskServiceClient(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings) {
+  public TaskServiceClient(NatsRequester requester, AgentSettings settings) {
     this.requester = requester;
-    this.subjects = subjects;
     this.timeout = settings.taskServiceTimeout();
   }
 
   public RunSpec spec(RunRef run) {
-    return call(subjects.runSpec(), run, RunSpec.class);
+    return call(TaskSubjects.RUNNER_RUN, run);
   }
 
   public RunView transition(RunRef run, String state, String reason) {
-    return call(subjects.transition(), new RunTransition(run.taskId(), run.runId(), state, reason), RunView.class);
+    return call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(run.taskId(), run.runId(), state, reason));
   }
 
   public RunView usage(RunRef run, long input, long output, int rounds, int toolCalls) {
-    return call(subjects.usage(), new AddUsage(run.taskId(), run.runId(), input, output, rounds, toolCalls), RunView.class);
+    return call(TaskSubjects.RUNNER_USAGE, new AddUsage(run.taskId(), run.runId(), input, output, rounds, toolCalls));
   }
 
   public ModelContext context(RunRef run) {
-    return call(subjects.context(), run, ModelContext.class);
+    return call(TaskSubjects.RUNNER_CONTEXT, run);
   }
 
   public PendingMessages pending(RunRef run) {
-    return call(subjects.pending(), run, PendingMessages.class);
+    return call(TaskSubjects.RUNNER_PENDING, run);
   }
 
   public MessageView append(RunRef run, String role, String content, String toolCallId, List<ToolCall> toolCalls) {
-    return call(subjects.append(), new AppendMessage(run.taskId(), run.runId(), role, content, toolCallId, toolCalls),
-        MessageView.class);
+    return call(TaskSubjects.RUNNER_APPEND, new AppendMessage(run.taskId(), run.runId(), role, content, toolCallId, toolCalls));
   }
 
   public ToolActivityView activity(RunRef run, ToolCall call, String status, String output, boolean truncated) {
-    return call(subjects.toolActivity(), new RecordToolActivity(run.taskId(), run.runId(), call.id(), call.name(),
-        call.arguments(), status, output, truncated), ToolActivityView.class);
+    return call(TaskSubjects.RUNNER_TOOL, new RecordToolActivity(run.taskId(), run.runId(), call.id(), call.name(),
+        call.arguments(), status, output, truncated));
   }
 
   /** Claims or renews this runner's lease on the run; {@code held} false means stop driving it. */
   public LeaseState heartbeat(RunRef run, String runnerId) {
-    return call(subjects.heartbeat(), new Heartbeat(run.taskId(), run.runId(), runnerId), LeaseState.class);
+    return call(TaskSubjects.RUNNER_HEARTBEAT, new Heartbeat(run.taskId(), run.runId(), runnerId));
   }
 
-  private <T> T call(String subject, Object body, Class<T> reply) {
-    return requester.request(subject, body, reply, RUNNER, timeout).await().atMost(timeout.plusSeconds(1));
+  private <Q, R> R call(Subject<Q, R> subject, Q body) {
+    return requester.request(subject, body, RUNNER, timeout).await().atMost(timeout.plusSeconds(1));
   }
 }

@@ -1,7 +1,7 @@
 package dev.workcell.agent.run.tool;
 
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.agent.run.config.AgentSettings;
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.contracts.sandbox.CancelExec;
 import dev.workcell.contracts.sandbox.ExecCancelled;
@@ -18,19 +18,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class CommandCanceller {
 
   private final NatsRequester requester;
-  private final RunnerSubjects subjects;
   private final AgentSettings settings;
 
-  public CommandCanceller(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings) {
+  public CommandCanceller(NatsRequester requester, AgentSettings settings) {
     this.requester = requester;
-    this.subjects = subjects;
     this.settings = settings;
   }
 
   /** Asks once; a failure is logged (the command's own timeout still bounds it). */
   public void cancel(SandboxRef sandbox, String execId) {
     try {
-      ExecCancelled reply = requester.request(subjects.execCancel(), new CancelExec(sandbox, execId), ExecCancelled.class,
+      ExecCancelled reply = requester.request(SandboxSubjects.EXEC_CANCEL, new CancelExec(sandbox, execId),
           TaskServiceClient.RUNNER, settings.sandboxTimeout()).await().atMost(settings.sandboxTimeout().plusSeconds(1));
       Log.infof("command %s of task %s: cancel %s", execId, sandbox.taskId(), reply.cancelled() ? "stopped it" : "found it ended");
     } catch (RuntimeException e) {

@@ -1,9 +1,10 @@
 package dev.workcell.agent.run.tool;
 
+import dev.workcell.contracts.subject.Subject;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.agent.run.config.AgentSettings;
-import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.WorkcellException;
@@ -37,13 +38,11 @@ import java.util.UUID;
 public class SandboxToolRunner {
 
   private final NatsRequester requester;
-  private final RunnerSubjects subjects;
   private final AgentSettings settings;
   private final ObjectMapper mapper;
 
-  public SandboxToolRunner(NatsRequester requester, RunnerSubjects subjects, AgentSettings settings, ObjectMapper mapper) {
+  public SandboxToolRunner(NatsRequester requester, AgentSettings settings, ObjectMapper mapper) {
     this.requester = requester;
-    this.subjects = subjects;
     this.settings = settings;
     this.mapper = mapper;
   }
@@ -65,41 +64,39 @@ public class SandboxToolRunner {
     Duration deadline = settings.sandboxTimeout();
     return switch (call.name()) {
       case WorkspaceTools.LIST_FILES -> {
-        FileList list = request(subjects.filesList(), new ListFiles(sandbox, orEmpty(call.text("path"))), FileList.class, deadline);
+        FileList list = request(SandboxSubjects.FILES_LIST, new ListFiles(sandbox, orEmpty(call.text("path"))), deadline);
         yield ToolOutcome.ok(json(list), list.truncated());
       }
       case WorkspaceTools.READ_FILE -> {
-        FileContent file = request(subjects.filesRead(), new ReadFile(sandbox, call.text("path")), FileContent.class, deadline);
+        FileContent file = request(SandboxSubjects.FILES_READ, new ReadFile(sandbox, call.text("path")), deadline);
         yield ToolOutcome.ok(file.content(), false);
       }
       case WorkspaceTools.WRITE_FILE -> {
-        FileWritten written = request(subjects.filesWrite(),
-            new WriteFile(sandbox, call.text("path"), call.text("content"), null, true), FileWritten.class, deadline);
+        FileWritten written = request(SandboxSubjects.FILES_WRITE,
+            new WriteFile(sandbox, call.text("path"), call.text("content"), null, true), deadline);
         yield ToolOutcome.ok("wrote " + written.path() + " (" + written.size() + " bytes)", false);
       }
       case WorkspaceTools.DELETE_FILE -> {
-        FileChanged changed = request(subjects.filesDelete(), new DeleteFile(sandbox, call.text("path"), call.flag("recursive")),
-            FileChanged.class, deadline);
+        FileChanged changed = request(SandboxSubjects.FILES_DELETE, new DeleteFile(sandbox, call.text("path"), call.flag("recursive")), deadline);
         yield ToolOutcome.ok("deleted " + changed.path(), false);
       }
       case WorkspaceTools.MOVE_FILE -> {
-        FileChanged changed = request(subjects.filesMove(), new MoveFile(sandbox, call.text("from"), call.text("to")),
-            FileChanged.class, deadline);
+        FileChanged changed = request(SandboxSubjects.FILES_MOVE, new MoveFile(sandbox, call.text("from"), call.text("to")), deadline);
         yield ToolOutcome.ok("moved " + call.text("from") + " to " + changed.path(), false);
       }
       case WorkspaceTools.SEARCH_FILES -> {
-        SearchResult result = request(subjects.filesSearch(),
-            new SearchFiles(sandbox, orEmpty(call.text("path")), call.text("query"), call.integer("max_hits")), SearchResult.class, deadline);
+        SearchResult result = request(SandboxSubjects.FILES_SEARCH,
+            new SearchFiles(sandbox, orEmpty(call.text("path")), call.text("query"), call.integer("max_hits")), deadline);
         yield ToolOutcome.ok(json(result), result.truncated());
       }
       case WorkspaceTools.RUN_COMMAND -> command(sandbox, call, watch);
       case WorkspaceTools.START_PREVIEW -> {
-        PreviewState preview = request(subjects.previewStart(), new StartPreview(sandbox, call.text("command")), PreviewState.class,
+        PreviewState preview = request(SandboxSubjects.PREVIEW_START, new StartPreview(sandbox, call.text("command")),
             deadline.plusSeconds(Limits.PREVIEW_READY_SECONDS));
         yield ToolOutcome.ok(json(preview), false);
       }
       case WorkspaceTools.STOP_PREVIEW -> {
-        PreviewState preview = request(subjects.previewStop(), sandbox, PreviewState.class, deadline);
+        PreviewState preview = request(SandboxSubjects.PREVIEW_STOP, sandbox, deadline);
         yield ToolOutcome.ok(json(preview), false);
       }
       default -> ToolOutcome.error("unknown tool " + call.name());
@@ -116,7 +113,7 @@ public class SandboxToolRunner {
     CommandResult result;
     watch.started(sandbox, execId);
     try {
-      result = request(subjects.exec(), new RunCommand(sandbox, call.text("command"), timeout, null, null, execId), CommandResult.class,
+      result = request(SandboxSubjects.EXEC, new RunCommand(sandbox, call.text("command"), timeout, null, null, execId),
           deadline);
     } finally {
       watch.finished(execId);
@@ -129,8 +126,8 @@ public class SandboxToolRunner {
         : new ToolOutcome("error", text, result.truncated());
   }
 
-  private <T> T request(String subject, Object body, Class<T> reply, Duration deadline) {
-    return requester.request(subject, body, reply, TaskServiceClient.RUNNER, deadline).await().atMost(deadline.plusSeconds(1));
+  private <Q, R> R request(Subject<Q, R> subject, Q body, Duration deadline) {
+    return requester.request(subject, body, TaskServiceClient.RUNNER, deadline).await().atMost(deadline.plusSeconds(1));
   }
 
   private String json(Object value) {

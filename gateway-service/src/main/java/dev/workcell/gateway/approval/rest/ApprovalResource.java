@@ -44,7 +44,7 @@ public class ApprovalResource {
   @Path("/approvals")
   @Operation(operationId = "getApprovals", summary = "Pending approvals, rules and the task's Auto Review state")
   public Uni<ApprovalsState> get(@PathParam("taskId") String taskId) {
-    return caller.ask(TaskSubjects.APPROVALS, new TaskRef(Inputs.id(taskId)), ApprovalsState.class);
+    return caller.ask(TaskSubjects.APPROVALS, new TaskRef(Inputs.id(taskId)));
   }
 
   @PUT
@@ -56,7 +56,7 @@ public class ApprovalResource {
     if (enabled == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "enabled is required");
     }
-    return caller.ask(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(Inputs.id(taskId), enabled), ApprovalsState.class);
+    return caller.ask(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(Inputs.id(taskId), enabled));
   }
 
   @POST
@@ -69,15 +69,13 @@ public class ApprovalResource {
     if (decision == null || !DECISIONS.contains(decision)) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "decision must be allow_once, always_allow or deny");
     }
-    return caller.ask(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(Inputs.id(taskId), Inputs.id(approvalId), decision),
-        ApprovalView.class);
+    return caller.ask(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(Inputs.id(taskId), Inputs.id(approvalId), decision));
   }
 
   @DELETE
   @Path("/approval-rules/{ruleId}")
   @Operation(operationId = "deleteApprovalRule", summary = "Remove an always-allow rule")
   public Uni<ApprovalsState> deleteRule(@PathParam("taskId") String taskId, @PathParam("ruleId") String ruleId) {
-    return caller.ask(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(Inputs.id(taskId), Inputs.id(ruleId)),
-        ApprovalsState.class);
+    return caller.ask(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(Inputs.id(taskId), Inputs.id(ruleId)));
   }
 }

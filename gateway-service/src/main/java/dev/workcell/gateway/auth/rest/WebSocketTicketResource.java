@@ -45,7 +45,7 @@ public class WebSocketTicketResource {
     if (request.taskId() == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "taskId is required");
     }
-    return caller.ask(TaskSubjects.TICKET_ISSUE, new IssueTicket(Inputs.id(request.taskId()), request.audience()), TicketIssued.class)
+    return caller.ask(TaskSubjects.TICKET_ISSUE, new IssueTicket(Inputs.id(request.taskId()), request.audience()))
         .map(ticket -> RestResponse.status(RestResponse.Status.CREATED, ticket));
   }
 }

@@ -3,6 +3,7 @@ package dev.workcell.gateway.auth.service;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
 import io.smallrye.mutiny.Uni;
@@ -39,15 +40,15 @@ public class CallerRequests {
     return accounts.actor(token);
   }
 
-  public <T> Uni<T> ask(String subject, Object body, Class<T> replyType) {
-    return ask(subject, actor -> nats.request(subject, body, replyType, actor));
+  public <Q, R> Uni<R> ask(Subject<Q, R> subject, Q body) {
+    return checkedIfNeeded(subject, actor -> nats.request(subject, body, actor));
   }
 
-  public <T> Uni<T> ask(String subject, Object body, Class<T> replyType, Duration deadline) {
-    return ask(subject, actor -> nats.request(subject, body, replyType, actor, deadline));
+  public <Q, R> Uni<R> ask(Subject<Q, R> subject, Q body, Duration deadline) {
+    return checkedIfNeeded(subject, actor -> nats.request(subject, body, actor, deadline));
   }
 
-  private <T> Uni<T> ask(String subject, Function<Actor, Uni<T>> request) {
+  private <T> Uni<T> checkedIfNeeded(Subject<?, ?> subject, Function<Actor, Uni<T>> request) {
     return TaskSubjects.CALLER_CHECKED.contains(subject) ? checkedByTaskService(request) : actor().chain(actor -> request.apply(actor));
   }
 
@@ -75,12 +76,12 @@ public class CallerRequests {
     return failure instanceof WorkcellException e && e.code() == ErrorCode.ROLE_CHANGED;
   }
 
-  public <T> Uni<T> as(Actor actor, String subject, Object body, Class<T> replyType) {
-    return nats.request(subject, body, replyType, actor);
+  public <Q, R> Uni<R> as(Actor actor, Subject<Q, R> subject, Q body) {
+    return nats.request(subject, body, actor);
   }
 
-  public <T> Uni<T> as(Actor actor, String subject, Object body, Class<T> replyType, Duration deadline) {
-    return nats.request(subject, body, replyType, actor, deadline);
+  public <Q, R> Uni<R> as(Actor actor, Subject<Q, R> subject, Q body, Duration deadline) {
+    return nats.request(subject, body, actor, deadline);
   }
 
   /** The actor the token claims; task-service confirms it, or answers role_changed. */

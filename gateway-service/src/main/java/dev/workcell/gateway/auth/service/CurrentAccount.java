@@ -44,7 +44,7 @@ public class CurrentAccount {
     }
     // The token names the account; the account's own row decides its role and status.
     Actor lookup = new Actor(accountId, Actor.Role.USER);
-    return nats.request(Subjects.ACCOUNT_GET, new GetAccount(accountId), Account.class, lookup)
+    return nats.request(Subjects.ACCOUNT_GET, new GetAccount(accountId), lookup)
         .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.NOT_FOUND)
         .transform(e -> new WorkcellException(ErrorCode.UNAUTHENTICATED, "the token's account does not exist"))
         .invoke(account -> {

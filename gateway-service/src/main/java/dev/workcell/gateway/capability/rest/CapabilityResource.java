@@ -54,13 +54,13 @@ public class CapabilityResource {
   public Uni<Capabilities> get() {
     // policies.list is the account check (task-service checks the caller in its handler); the
     // catalog is asked only after it, for the actor it succeeded for.
-    return caller.checkedByTaskService(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class)
+    return caller.checkedByTaskService(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies())
         .chain(policies -> Uni.combine().all().unis(
-                caller.as(actor, ProviderSubjects.CATALOG, new ListProviders(), ProviderCatalog.class),
+                caller.as(actor, ProviderSubjects.CATALOG, new ListProviders()),
                 environment.list(),
-                optional(caller.as(actor, SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(actor.accountId()), RuntimeUsage.class,
+                optional(caller.as(actor, SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(actor.accountId()),
                     ANSWER_WITHIN)),
-                optional(caller.as(actor, RunBudget.SUBJECT, new RunBudget.Query(), RunBudget.class, ANSWER_WITHIN)))
+                optional(caller.as(actor, RunBudget.SUBJECT, new RunBudget.Query(), ANSWER_WITHIN)))
             .asTuple()
             .map(all -> new Capabilities(PROVIDER_KINDS, providers(all.getItem2(), all.getItem1().providers()), policies.policies(),
                 all.getItem3(), all.getItem4(), limits(all.getItem4())))));

@@ -59,7 +59,7 @@ public class FileResource {
   public Uni<FileList> list(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
     String dir = Inputs.workspacePath(path, false);
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_LIST,
-        new ListFiles(owned.ref(), dir), FileList.class, SANDBOX_DEADLINE));
+        new ListFiles(owned.ref(), dir), SANDBOX_DEADLINE));
   }
 
   @GET
@@ -68,7 +68,7 @@ public class FileResource {
   public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path, RoutingContext context) {
     String file = Inputs.workspacePath(path, true);
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_READ,
-        new ReadFile(owned.ref(), file), FileContent.class, SANDBOX_DEADLINE)
+        new ReadFile(owned.ref(), file), SANDBOX_DEADLINE)
         // The text is in memory from here until the answer is sent: counted, or refused with 429.
         .invoke(content -> budget.holdUntilSent(context, GatewayBudget.account(owned.actor().accountId()),
             GatewayBudget.ANSWER_COPIES * (content.content() == null ? 0L : content.content().length()))));
@@ -89,7 +89,7 @@ public class FileResource {
     }
     boolean parents = Boolean.TRUE.equals(request.createParents());
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_WRITE,
-        new WriteFile(owned.ref(), file, request.content(), request.expectedVersion(), parents), FileWritten.class,
+        new WriteFile(owned.ref(), file, request.content(), request.expectedVersion(), parents),
         SANDBOX_DEADLINE));
   }
 }

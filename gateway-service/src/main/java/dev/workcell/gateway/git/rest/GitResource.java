@@ -58,7 +58,7 @@ public class GitResource {
       content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
   public Uni<GitStatus> status(@PathParam("taskId") String taskId) {
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_STATUS,
-        new GitQuery(owned.ref(), null), GitStatus.class, GIT_DEADLINE));
+        new GitQuery(owned.ref(), null), GIT_DEADLINE));
   }
 
   @GET
@@ -72,7 +72,7 @@ public class GitResource {
   public Uni<GitDiff> diff(@PathParam("taskId") String taskId, @QueryParam("path") String path) {
     String narrowed = Inputs.workspacePath(path, false);
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_DIFF,
-        new GitQuery(owned.ref(), narrowed.isEmpty() ? null : narrowed), GitDiff.class, GIT_DEADLINE));
+        new GitQuery(owned.ref(), narrowed.isEmpty() ? null : narrowed), GIT_DEADLINE));
   }
 
   @POST

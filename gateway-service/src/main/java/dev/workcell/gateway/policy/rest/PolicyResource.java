@@ -50,14 +50,14 @@ public class PolicyResource {
   @GET
   @Operation(operationId = "listPolicies", summary = "Every runtime policy")
   public Uni<PolicyList> list() {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class));
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies()));
   }
 
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "createPolicy", summary = "Create a runtime policy (egressAllowlist: null = open internet)")
   public Uni<PolicyView> create(SavePolicyRequest body) {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(null, body), PolicyView.class));
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(null, body)));
   }
 
   @PUT
@@ -65,14 +65,14 @@ public class PolicyResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "putPolicy", summary = "Replace a runtime policy; a new egressAllowlist applies to running sandboxes at once")
   public Uni<PolicyView> put(@PathParam("id") String id, SavePolicyRequest body) {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(id(id), body), PolicyView.class));
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(id(id), body)));
   }
 
   @DELETE
   @Path("/{id}")
   @Operation(operationId = "deletePolicy", summary = "Delete a runtime policy; its tasks fall back to the defaults")
   public Uni<PolicyDeleted> delete(@PathParam("id") String id) {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_DELETE, new PolicyRef(id(id)), PolicyDeleted.class));
+    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_DELETE, new PolicyRef(id(id))));
   }
 
   private static SavePolicy save(String id, SavePolicyRequest body) {

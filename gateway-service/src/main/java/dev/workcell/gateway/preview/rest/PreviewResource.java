@@ -48,7 +48,7 @@ public class PreviewResource {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command exceeds 20,000 characters");
     }
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.PREVIEW_START,
-        new StartPreview(owned.ref(), command), PreviewState.class, PREVIEW_DEADLINE));
+        new StartPreview(owned.ref(), command), PREVIEW_DEADLINE));
   }
 
   @POST
@@ -56,6 +56,6 @@ public class PreviewResource {
   @Operation(operationId = "stopPreview", summary = "Stop the task's managed web preview")
   public Uni<PreviewState> stop(@PathParam("taskId") String taskId) {
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.PREVIEW_STOP,
-        owned.ref(), PreviewState.class, PREVIEW_DEADLINE));
+        owned.ref(), PREVIEW_DEADLINE));
   }
 }

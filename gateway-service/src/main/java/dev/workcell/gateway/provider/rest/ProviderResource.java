@@ -48,14 +48,14 @@ public class ProviderResource {
   @GET
   @Operation(operationId = "listProviders", summary = "Admin-configured model providers (never their keys)")
   public Uni<ProviderList> list() {
-    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_LIST, new ListProviders(), ProviderList.class));
+    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_LIST, new ListProviders()));
   }
 
   @GET
   @Path("/{id}")
   @Operation(operationId = "getProvider", summary = "One admin-configured provider (never its key)")
   public Uni<ProviderView> get(@PathParam("id") String id) {
-    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_GET, new ProviderRef(ProviderRules.id(id)), ProviderView.class));
+    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_GET, new ProviderRef(ProviderRules.id(id))));
   }
 
   @PUT
@@ -73,7 +73,7 @@ public class ProviderResource {
               throw new WorkcellException(ErrorCode.CONFLICT, "provider " + put.id() + " comes from the runner's environment and is read-only");
             }
           })
-          .chain(() -> caller.as(actor, ProviderSubjects.ADMIN_PUT, put, ProviderView.class));
+          .chain(() -> caller.as(actor, ProviderSubjects.ADMIN_PUT, put));
     });
   }
 
@@ -81,7 +81,7 @@ public class ProviderResource {
   @Path("/{id}")
   @Operation(operationId = "deleteProvider", summary = "Delete a provider; runs routed to it fail provider_not_found at their next round")
   public Uni<ProviderDeleted> delete(@PathParam("id") String id) {
-    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_DELETE, new ProviderRef(ProviderRules.id(id)), ProviderDeleted.class));
+    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_DELETE, new ProviderRef(ProviderRules.id(id))));
   }
 
   /** Refused before any input is read, so a user learns nothing about providers or their rules. */

@@ -31,7 +31,7 @@ public class EnvironmentProviders {
   }
 
   public Uni<List<ProviderSummary>> list() {
-    return nats.request(ProviderSubjects.ENVIRONMENT, new ListProviders(), ProviderCatalog.class, GATEWAY, DEADLINE)
+    return nats.request(ProviderSubjects.ENVIRONMENT, new ListProviders(), GATEWAY, DEADLINE)
         .map(catalog -> catalog.providers() == null ? List.<ProviderSummary>of() : catalog.providers())
         .onFailure().recoverWithItem(e -> {
           Log.debugf("environment providers unknown: %s", e.getMessage());

@@ -42,7 +42,7 @@ public class RunResource {
   @Operation(operationId = "startRun", summary = "Start a follow-up run on the same conversation and workspace")
   public Uni<RestResponse<RunStarted>> start(@PathParam("taskId") String taskId, RunMessageRequest body) {
     StartRun start = new StartRun(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
-    return door.then(caller.ask(TaskSubjects.RUN_START, start, RunStarted.class))
+    return door.then(caller.ask(TaskSubjects.RUN_START, start))
         .map(started -> RestResponse.status(RestResponse.Status.CREATED, started));
   }
 
@@ -52,7 +52,7 @@ public class RunResource {
   @Operation(operationId = "postRunMessage", summary = "Send a message to the active run; it reaches the model at its next round")
   public Uni<RestResponse<MessageView>> message(@PathParam("taskId") String taskId, RunMessageRequest body) {
     PostMessage post = new PostMessage(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
-    return caller.ask(TaskSubjects.MESSAGE_POST, post, MessageView.class)
+    return caller.ask(TaskSubjects.MESSAGE_POST, post)
         .map(message -> RestResponse.status(RestResponse.Status.ACCEPTED, message));
   }
 
@@ -60,6 +60,6 @@ public class RunResource {
   @Path("/cancel")
   @Operation(operationId = "cancelRun", summary = "Cancel the active run; the workspace and conversation stay")
   public Uni<RunCancelled> cancel(@PathParam("taskId") String taskId) {
-    return caller.ask(TaskSubjects.RUN_CANCEL, new TaskRef(Inputs.id(taskId)), RunCancelled.class);
+    return caller.ask(TaskSubjects.RUN_CANCEL, new TaskRef(Inputs.id(taskId)));
   }
 }

@@ -22,7 +22,7 @@ public class RunAccess {
   }
 
   public Uni<RunSnapshot> snapshot(Actor actor, String taskId, String runId, long after) {
-    return nats.request(TaskSubjects.RUN_GET, new GetRun(taskId, runId), RunDetail.class, actor)
+    return nats.request(TaskSubjects.RUN_GET, new GetRun(taskId, runId), actor)
         .map(detail -> RunSnapshot.of(detail, after));
   }
 }

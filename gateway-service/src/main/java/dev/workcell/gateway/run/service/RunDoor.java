@@ -36,7 +36,7 @@ public class RunDoor {
 
   /** Then {@code next}, unless the line for sandbox slots is full (sandbox-service away: the run itself will say so). */
   public <T> Uni<T> then(Uni<T> next) {
-    return nats.request(SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(token.getSubject()), RuntimeUsage.class, GATEWAY, DEADLINE)
+    return nats.request(SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(token.getSubject()), GATEWAY, DEADLINE)
         .onFailure().recoverWithItem(failure -> {
           Log.debugf("runtime use unknown, letting the run in: %s", failure.getMessage());
           return null;

@@ -32,6 +32,6 @@ public class AdminTaskResource {
   @GET
   @Operation(operationId = "listAllTasks", summary = "Every account's tasks (admins only; 403 forbidden otherwise)")
   public Uni<TaskList> list() {
-    return caller.ask(TaskSubjects.ADMIN_TASKS, new ListTasks(), TaskList.class);
+    return caller.ask(TaskSubjects.ADMIN_TASKS, new ListTasks());
   }
 }

@@ -62,7 +62,7 @@ public class TaskResource {
   @GET
   @Operation(operationId = "listTasks", summary = "The caller's tasks")
   public Uni<TaskList> list() {
-    return caller.ask(TaskSubjects.LIST, new ListTasks(), TaskList.class);
+    return caller.ask(TaskSubjects.LIST, new ListTasks());
   }
 
   @POST
@@ -73,7 +73,7 @@ public class TaskResource {
     CreateTask create = new CreateTask(Inputs.title(request.title()), Inputs.message(request.message()),
         Inputs.providerKind(request.provider(), true), Inputs.providerId(request.providerId()),
         Inputs.model(request.model(), true), blankToNull(request.policyId()));
-    return door.then(caller.ask(TaskSubjects.CREATE, create, TaskCreated.class))
+    return door.then(caller.ask(TaskSubjects.CREATE, create))
         .map(created -> RestResponse.ResponseBuilder.<TaskCreated>created(URI.create("/api/work/tasks/" + created.task().id()))
             .entity(created).build());
   }
@@ -84,7 +84,7 @@ public class TaskResource {
   public Uni<TaskDetail> get(@PathParam("taskId") String taskId, RoutingContext context) {
     String user = GatewayBudget.account(token.getSubject());
     // A page of messages (up to 1,000,000 bytes) is in memory until the answer is sent: counted.
-    return caller.ask(TaskSubjects.GET, new TaskRef(Inputs.id(taskId)), TaskDetail.class)
+    return caller.ask(TaskSubjects.GET, new TaskRef(Inputs.id(taskId)))
         .invoke(detail -> budget.holdUntilSent(context, user, GatewayBudget.ANSWER_COPIES * pageBytes(detail.messages())));
   }
 
@@ -96,7 +96,7 @@ public class TaskResource {
     Long beforeId = before == null || before.isBlank() ? null : number("before", before, Long.MAX_VALUE);
     int size = limit == null || limit.isBlank() ? 0 : (int) number("limit", limit, Limits.MESSAGE_PAGE_MAX_MESSAGES);
     String user = GatewayBudget.account(token.getSubject());
-    return caller.ask(TaskSubjects.MESSAGE_PAGE, new PageMessages(Inputs.id(taskId), beforeId, size), MessagePage.class)
+    return caller.ask(TaskSubjects.MESSAGE_PAGE, new PageMessages(Inputs.id(taskId), beforeId, size))
         .invoke(page -> budget.holdUntilSent(context, user, GatewayBudget.ANSWER_COPIES * pageBytes(page)));
   }
 
@@ -116,7 +116,7 @@ public class TaskResource {
     UpdateTask update = new UpdateTask(Inputs.id(taskId), Inputs.title(request.title()),
         Inputs.providerKind(request.provider(), false), Inputs.providerId(request.providerId()),
         Inputs.model(request.model(), false));
-    return caller.ask(TaskSubjects.UPDATE, update, TaskView.class);
+    return caller.ask(TaskSubjects.UPDATE, update);
   }
 
   @DELETE
@@ -124,7 +124,7 @@ public class TaskResource {
   @Operation(operationId = "deleteTask", summary = "Delete the task and its persistent workspace")
   public Uni<TaskDeleted> delete(@PathParam("taskId") String taskId) {
     // Deleting removes a sandbox and a volume first; that can take longer than a query.
-    return caller.ask(TaskSubjects.DELETE, new TaskRef(Inputs.id(taskId)), TaskDeleted.class, DELETE_DEADLINE);
+    return caller.ask(TaskSubjects.DELETE, new TaskRef(Inputs.id(taskId)), DELETE_DEADLINE);
   }
 
   static long number(String name, String text, long max) {

@@ -41,7 +41,6 @@ public class TaskSandboxResource {
   @Operation(operationId = "getTaskSandbox",
       summary = "The task's sandbox: state (absent, created, running, stopped) and workspace disk (bounded, sizeBytes, usedBytes)")
   public Uni<SandboxState> status(@PathParam("taskId") String taskId) {
-    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.STATUS, owned.ref(),
-        SandboxState.class, STATUS_DEADLINE));
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.STATUS, owned.ref(), STATUS_DEADLINE));
   }
 }

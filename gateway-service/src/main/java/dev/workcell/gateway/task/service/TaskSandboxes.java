@@ -36,6 +36,6 @@ public class TaskSandboxes {
   }
 
   public Uni<SandboxRef> sandboxOf(Actor actor, String taskId) {
-    return nats.request(TaskSubjects.SANDBOX, new TaskRef(taskId), SandboxRef.class, actor);
+    return nats.request(TaskSubjects.SANDBOX, new TaskRef(taskId), actor);
   }
 }

@@ -78,7 +78,7 @@ public class TerminalFileResource {
       @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
     String dir = HomePaths.resolve(QueryValues.text(directory), cwds.get(caller));
-    return sandbox.ask(SandboxSubjects.FILES_LIST, new ListFiles(caller.sandbox(), dir), FileList.class)
+    return sandbox.ask(SandboxSubjects.FILES_LIST, new ListFiles(caller.sandbox(), dir))
         .map(list -> new Listing(HomePaths.present(dir), true,
             list.entries() == null ? List.of() : list.entries().stream().map(TerminalFileResource::entry).toList()))
         .onFailure().transform(failure -> UpstreamStatus.directoryExpected(failure, "Directory not found"));
@@ -124,7 +124,7 @@ public class TerminalFileResource {
     if (file.isEmpty()) {
       return Uni.createFrom().item(new Display(HomePaths.HOME, false)); // the home is a directory, not a file to show
     }
-    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), file), FileEntry.class)
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), file))
         .map(entry -> new Display(HomePaths.present(file), "file".equals(entry.type())))
         .onFailure(WorkcellException.class).recoverWithUni(failure -> notFound(failure)
             ? Uni.createFrom().item(new Display(HomePaths.present(file), false))
@@ -142,8 +142,7 @@ public class TerminalFileResource {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "content is required");
     }
     long size = utf8Size(request.content());
-    return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, request.content(), null, true),
-        FileWritten.class).map(written -> new Written(HomePaths.present(file), size));
+    return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, request.content(), null, true)).map(written -> new Written(HomePaths.present(file), size));
   }
 
   @POST
@@ -160,7 +159,7 @@ public class TerminalFileResource {
     if (file.isEmpty()) {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "File not found");
     }
-    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file), FileContent.class)
+    return sandbox.ask(SandboxSubjects.FILES_READ, new ReadFile(caller.sandbox(), file))
         .onFailure().transform(UpstreamStatus::fileExpected)
         // The text, its edited copy and the write's message: counted until the answer is sent.
         .invoke(current -> budget.holdUntilSent(context, GatewayBudget.terminalUser(caller.userId()),
@@ -180,8 +179,7 @@ public class TerminalFileResource {
       }
       long size = utf8Size(content);
       // Compare-and-swap: a write in between fails with conflict rather than being overwritten.
-      return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, content, current.version(), false),
-          FileWritten.class).map(written -> new Written(HomePaths.present(file), size));
+      return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, content, current.version(), false)).map(written -> new Written(HomePaths.present(file), size));
     });
   }
 
@@ -202,7 +200,7 @@ public class TerminalFileResource {
       cwds.set(caller, dir);
       return Uni.createFrom().item(new CwdSet(HomePaths.HOME));
     }
-    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), dir), FileEntry.class).map(entry -> {
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), dir)).map(entry -> {
       if (!"dir".equals(entry.type())) {
         throw new WorkcellException(ErrorCode.NOT_FOUND, "Directory not found");
       }

@@ -67,7 +67,7 @@ public class TerminalProcessResource {
   @GET
   public Uni<List<ProcessSummary>> list(@HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
-    return sandbox.ask(SandboxSubjects.PROCESS_LIST, new ListProcesses(caller.sandbox()), ProcessList.class)
+    return sandbox.ask(SandboxSubjects.PROCESS_LIST, new ListProcesses(caller.sandbox()))
         // Upstream forgets a process when it is killed; a killed one stays pollable here until it expires.
         .map(list -> (list.processes() == null ? List.<ProcessView>of() : list.processes()).stream()
             .filter(p -> !"killed".equals(p.status()))
@@ -92,7 +92,7 @@ public class TerminalProcessResource {
     String cwd = request.cwd() == null || request.cwd().isBlank() ? sessionCwd : HomePaths.resolve(request.cwd(), sessionCwd);
     StartProcess start = new StartProcess(caller.sandbox(), request.command(), cwd.isEmpty() ? null : cwd, env(request.env()),
         waitMs, lastEntries);
-    return sandbox.ask(SandboxSubjects.PROCESS_START, start, ProcessView.class, waitMs)
+    return sandbox.ask(SandboxSubjects.PROCESS_START, start, waitMs)
         .invoke(view -> holdOutput(context, caller, view)).map(TerminalProcessResource::process);
   }
 
@@ -106,8 +106,7 @@ public class TerminalProcessResource {
     long waitMs = QueryValues.waitMs(wait);
     int from = QueryValues.integer("offset", offset, 0, Integer.MAX_VALUE, 0);
     Integer lastEntries = QueryValues.integer("tail", tail, 1, Integer.MAX_VALUE, null);
-    return sandbox.ask(SandboxSubjects.PROCESS_STATUS, new PollProcess(caller.sandbox(), id, from, lastEntries, waitMs),
-        ProcessView.class, waitMs).invoke(view -> holdOutput(context, caller, view)).map(TerminalProcessResource::process);
+    return sandbox.ask(SandboxSubjects.PROCESS_STATUS, new PollProcess(caller.sandbox(), id, from, lastEntries, waitMs), waitMs).invoke(view -> holdOutput(context, caller, view)).map(TerminalProcessResource::process);
   }
 
   /** The output in the reply and in the answer written from it: counted until the answer is sent, or 429. */
@@ -134,7 +133,7 @@ public class TerminalProcessResource {
     if (text.getBytes(StandardCharsets.UTF_8).length > MAX_INPUT_BYTES) {
       throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "input exceeds 65,536 bytes");
     }
-    return sandbox.ask(SandboxSubjects.PROCESS_INPUT, new ProcessInput(caller.sandbox(), id, text), Object.class)
+    return sandbox.ask(SandboxSubjects.PROCESS_INPUT, new ProcessInput(caller.sandbox(), id, text))
         .map(ignored -> new Status("ok"));
   }
 
@@ -145,7 +144,7 @@ public class TerminalProcessResource {
     TerminalCaller caller = TerminalCaller.of(user, session);
     String id = processId(processId);
     boolean now = QueryValues.bool("force", force, false);
-    return sandbox.ask(SandboxSubjects.PROCESS_KILL, new KillProcess(caller.sandbox(), id, now), Object.class)
+    return sandbox.ask(SandboxSubjects.PROCESS_KILL, new KillProcess(caller.sandbox(), id, now))
         .map(ignored -> new Status("killed"));
   }
 

@@ -71,8 +71,7 @@ public class TerminalSearchResource {
     List<String> each = includes.isEmpty() ? List.of("") : includes;
     return Multi.createFrom().iterable(each)
         .onItem().transformToUniAndConcatenate(glob -> sandbox.ask(SandboxSubjects.FILES_GREP,
-            new GrepFiles(caller.sandbox(), dir, text, useRegex, ignoreCase, glob.isEmpty() ? null : glob, perLine, max),
-            GrepResult.class))
+            new GrepFiles(caller.sandbox(), dir, text, useRegex, ignoreCase, glob.isEmpty() ? null : glob, perLine, max)))
         .collect().asList()
         .map(results -> {
           Set<GrepMatch> matches = new LinkedHashSet<>();
@@ -113,7 +112,7 @@ public class TerminalSearchResource {
     List<String> celldPatterns = Fnmatch.celldPatterns(glob);
     return Multi.createFrom().iterable(celldPatterns)
         .onItem().transformToUniAndConcatenate(each -> sandbox.ask(SandboxSubjects.FILES_GLOB,
-            new GlobFiles(caller.sandbox(), dir, each, null, kind, ask), GlobResult.class))
+            new GlobFiles(caller.sandbox(), dir, each, null, kind, ask)))
         .collect().asList()
         .map(results -> merged(results, dir, wanted, excludes, max, celldPatterns.size() > 1))
         .map(found -> new Glob(glob, HomePaths.present(dir), found.matches(), found.truncated()))

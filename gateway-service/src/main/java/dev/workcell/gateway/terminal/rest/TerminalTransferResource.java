@@ -113,8 +113,7 @@ public class TerminalTransferResource {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return sandbox.ask(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(caller.sandbox(), target, data, null, true),
-        FileWritten.class).map(written -> new Uploaded(HomePaths.present(target), data.length));
+    return sandbox.ask(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(caller.sandbox(), target, data, null, true)).map(written -> new Uploaded(HomePaths.present(target), data.length));
   }
 
   @POST
@@ -127,7 +126,7 @@ public class TerminalTransferResource {
     if (dir.isEmpty()) {
       return Uni.createFrom().item(new Created(HomePaths.HOME)); // as makedirs(exist_ok=True) of the home
     }
-    return sandbox.ask(SandboxSubjects.FILES_MKDIR, new MakeDirectory(caller.sandbox(), dir, true), FileChanged.class)
+    return sandbox.ask(SandboxSubjects.FILES_MKDIR, new MakeDirectory(caller.sandbox(), dir, true))
         .map(changed -> new Created(HomePaths.present(dir)));
   }
 
@@ -140,8 +139,8 @@ public class TerminalTransferResource {
     if (target.isEmpty()) {
       throw new WorkcellException(ErrorCode.INVALID_PATH, "The home directory itself cannot be deleted");
     }
-    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target), FileEntry.class).chain(entry ->
-        sandbox.ask(SandboxSubjects.FILES_DELETE, new DeleteFile(caller.sandbox(), target, true), FileChanged.class)
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target)).chain(entry ->
+        sandbox.ask(SandboxSubjects.FILES_DELETE, new DeleteFile(caller.sandbox(), target, true))
             .map(changed -> new Deleted(HomePaths.present(target), "dir".equals(entry.type()) ? "directory" : "file")));
   }
 
@@ -158,10 +157,10 @@ public class TerminalTransferResource {
       throw new WorkcellException(ErrorCode.INVALID_PATH, "The home directory itself cannot be moved or replaced");
     }
     // As upstream: a missing source is 404, a missing destination directory 400.
-    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), from), FileEntry.class)
+    return sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), from))
         .onFailure().transform(failure -> TerminalFileResource.notFound(failure)
             ? new WorkcellException(ErrorCode.NOT_FOUND, "Source path not found") : failure)
-        .chain(entry -> sandbox.ask(SandboxSubjects.FILES_MOVE, new MoveFile(caller.sandbox(), from, to), FileChanged.class)
+        .chain(entry -> sandbox.ask(SandboxSubjects.FILES_MOVE, new MoveFile(caller.sandbox(), from, to))
             .onFailure().transform(failure -> TerminalFileResource.notFound(failure) || isNotADirectory(failure)
                 ? new WorkcellException(ErrorCode.INVALID_REQUEST, "Destination parent directory not found") : failure))
         .map(changed -> new Moved(HomePaths.present(from), HomePaths.present(to)));
@@ -212,13 +211,13 @@ public class TerminalTransferResource {
   private Uni<List<Member>> members(TerminalCaller caller, String target) {
     // The home is always a directory (and celld stats only entries below it).
     Uni<FileEntry> stat = target.isEmpty() ? Uni.createFrom().item(new FileEntry("user", "dir", 0, 0, 0, null))
-        : sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target), FileEntry.class);
+        : sandbox.ask(SandboxSubjects.FILES_STAT, new StatFile(caller.sandbox(), target));
     return stat.chain(entry -> {
       if (!"dir".equals(entry.type())) {
         return Uni.createFrom().item(List.of(new Member(target, lastName(target), entry.size())));
       }
       GlobFiles all = new GlobFiles(caller.sandbox(), target, "**", null, "file", 1000);
-      return sandbox.ask(SandboxSubjects.FILES_GLOB, all, GlobResult.class).map(result -> {
+      return sandbox.ask(SandboxSubjects.FILES_GLOB, all).map(result -> {
         if (result.truncated()) {
           throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "An archive holds at most 1000 files");
         }

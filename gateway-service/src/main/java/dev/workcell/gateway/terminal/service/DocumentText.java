@@ -41,7 +41,7 @@ public class DocumentText {
   public Uni<Text> extract(TerminalCaller caller, String path, String kind) {
     Map<String, String> env = Map.of("WORKCELL_DOC_PROGRAM", program, "WORKCELL_DOC_PATH", path, "WORKCELL_DOC_KIND", kind);
     RunCommand command = new RunCommand(caller.sandbox(), COMMAND, TIMEOUT_SECONDS, null, env, null);
-    return sandbox.ask(SandboxSubjects.EXEC, command, CommandResult.class, TIMEOUT_SECONDS * 1000L).map(result -> {
+    return sandbox.ask(SandboxSubjects.EXEC, command, TIMEOUT_SECONDS * 1000L).map(result -> {
       switch (result.exitCode()) {
         case 0 -> {
           return new Text(result.stdout() == null ? "" : result.stdout(), result.truncated());

@@ -7,6 +7,7 @@ import dev.workcell.contracts.sandbox.ReadBytes;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.terminal.config.TerminalSettings;
 import dev.workcell.messaging.NatsRequester;
@@ -40,13 +41,13 @@ public class TerminalSandbox {
     this.deadline = settings.sandboxDeadline();
   }
 
-  public <T> Uni<T> ask(String subject, Object body, Class<T> replyType) {
-    return nats.request(subject, body, replyType, GATEWAY, deadline);
+  public <Q, R> Uni<R> ask(Subject<Q, R> subject, Q body) {
+    return nats.request(subject, body, GATEWAY, deadline);
   }
 
   /** For requests that wait on a process: the wait plus the usual margin (a sandbox may need starting). */
-  public <T> Uni<T> ask(String subject, Object body, Class<T> replyType, long waitMs) {
-    return nats.request(subject, body, replyType, GATEWAY, deadline.plusMillis(waitMs));
+  public <Q, R> Uni<R> ask(Subject<Q, R> subject, Q body, long waitMs) {
+    return nats.request(subject, body, GATEWAY, deadline.plusMillis(waitMs));
   }
 
   /**
@@ -109,6 +110,6 @@ public class TerminalSandbox {
   }
 
   private Uni<FileBytes> chunk(TerminalCaller caller, String path, long offset) {
-    return ask(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(caller.sandbox(), path, offset, CHUNK), FileBytes.class);
+    return ask(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(caller.sandbox(), path, offset, CHUNK));
   }
 }

@@ -19,12 +19,12 @@ import jakarta.enterprise.event.Observes;
 public class AccessHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, AccessAdministration admin, AuditQuery audit) {
-    responder.serve(TaskSubjects.ACCESS_GET, GetAccess.class, r -> admin.mode());
-    responder.serve(TaskSubjects.ADMIN_ACCESS_SET, SetAccess.class, r -> admin.setMode(r.actor(), r.body()));
-    responder.serve(TaskSubjects.ADMIN_ROLE_SET, SetRole.class, r -> admin.setRole(r.actor(), r.body()));
-    responder.serve(TaskSubjects.ADMIN_STATUS_SET, SetStatus.class, r -> admin.setStatus(r.actor(), r.body()));
-    responder.serve(TaskSubjects.ADMIN_ACCOUNT_DELETE, DeleteAccount.class,
+    responder.serve(TaskSubjects.ACCESS_GET, r -> admin.mode());
+    responder.serve(TaskSubjects.ADMIN_ACCESS_SET, r -> admin.setMode(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_ROLE_SET, r -> admin.setRole(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_STATUS_SET, r -> admin.setStatus(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_ACCOUNT_DELETE,
         r -> admin.deleteAccount(r.actor(), r.body()));
-    responder.serve(TaskSubjects.ADMIN_AUDIT, ListAudit.class, r -> audit.page(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_AUDIT, r -> audit.page(r.actor(), r.body()));
   }
 }

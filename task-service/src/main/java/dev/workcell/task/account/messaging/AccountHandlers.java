@@ -14,9 +14,9 @@ import jakarta.enterprise.event.Observes;
 public class AccountHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, AccountService accounts) {
-    responder.serve(Subjects.ACCOUNT_ENSURE, EnsureAccount.class,
+    responder.serve(Subjects.ACCOUNT_ENSURE,
         request -> accounts.ensure(request.actor(), request.body().username(), request.body().role()));
-    responder.serve(Subjects.ACCOUNT_GET, GetAccount.class,
+    responder.serve(Subjects.ACCOUNT_GET,
         request -> accounts.get(request.actor(), request.body().id()));
   }
 }

@@ -20,15 +20,15 @@ import jakarta.enterprise.event.Observes;
 public class ApprovalHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, ApprovalService approvals, RunControlPublisher control) {
-    responder.serve(TaskSubjects.APPROVALS, TaskRef.class, r -> approvals.list(r.actor(), r.body()));
-    responder.serve(TaskSubjects.APPROVALS_TOGGLE, SetApprovals.class, r -> approvals.toggle(r.actor(), r.body()));
+    responder.serve(TaskSubjects.APPROVALS, r -> approvals.list(r.actor(), r.body()));
+    responder.serve(TaskSubjects.APPROVALS_TOGGLE, r -> approvals.toggle(r.actor(), r.body()));
     // The waiting runner reads the decision at once instead of at its next poll.
-    responder.serve(TaskSubjects.APPROVAL_DECIDE, DecideApproval.class, r -> approvals.decide(r.actor(), r.body())
+    responder.serve(TaskSubjects.APPROVAL_DECIDE, r -> approvals.decide(r.actor(), r.body())
         .invoke(decided -> control.push(decided.taskId(), decided.runId(), RunControlApi.APPROVAL, null)));
-    responder.serve(TaskSubjects.APPROVAL_RULE_DELETE, DeleteApprovalRule.class,
+    responder.serve(TaskSubjects.APPROVAL_RULE_DELETE,
         r -> approvals.deleteRule(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_APPROVAL_REQUEST, RequestApproval.class,
+    responder.serve(TaskSubjects.RUNNER_APPROVAL_REQUEST,
         r -> approvals.request(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_APPROVAL_GET, ApprovalRef.class, r -> approvals.get(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_APPROVAL_GET, r -> approvals.get(r.actor(), r.body()));
   }
 }

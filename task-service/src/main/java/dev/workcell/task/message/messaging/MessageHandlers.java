@@ -21,11 +21,11 @@ public class MessageHandlers {
   void register(@Observes StartupEvent event, NatsResponder responder, RunControlPublisher control, MessageService messages,
       ModelContextBuilder context) {
     // The runner takes the message at its next round; the push only spares it a poll.
-    responder.serve(TaskSubjects.MESSAGE_POST, PostMessage.class, r -> messages.post(r.actor(), r.body())
+    responder.serve(TaskSubjects.MESSAGE_POST, r -> messages.post(r.actor(), r.body())
         .invoke(posted -> control.push(posted.taskId(), posted.runId(), RunControlApi.MESSAGE, null)));
-    responder.serve(TaskSubjects.MESSAGE_PAGE, PageMessages.class, r -> messages.page(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_APPEND, AppendMessage.class, r -> messages.append(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_PENDING, RunRef.class, r -> messages.pending(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_CONTEXT, RunRef.class, r -> context.context(r.actor(), r.body()));
+    responder.serve(TaskSubjects.MESSAGE_PAGE, r -> messages.page(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_APPEND, r -> messages.append(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_PENDING, r -> messages.pending(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_CONTEXT, r -> context.context(r.actor(), r.body()));
   }
 }

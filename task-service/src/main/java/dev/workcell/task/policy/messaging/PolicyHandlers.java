@@ -15,8 +15,8 @@ import jakarta.enterprise.event.Observes;
 public class PolicyHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, PolicyService policies) {
-    responder.serve(TaskSubjects.POLICIES, ListPolicies.class, r -> policies.list(r.actor()));
-    responder.serve(TaskSubjects.ADMIN_POLICY_SAVE, SavePolicy.class, r -> policies.save(r.actor(), r.body()));
-    responder.serve(TaskSubjects.ADMIN_POLICY_DELETE, PolicyRef.class, r -> policies.delete(r.actor(), r.body()));
+    responder.serve(TaskSubjects.POLICIES, r -> policies.list(r.actor()));
+    responder.serve(TaskSubjects.ADMIN_POLICY_SAVE, r -> policies.save(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_POLICY_DELETE, r -> policies.delete(r.actor(), r.body()));
   }
 }

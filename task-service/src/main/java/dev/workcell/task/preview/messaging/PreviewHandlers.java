@@ -14,7 +14,7 @@ import jakarta.enterprise.event.Observes;
 public class PreviewHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, PreviewService previews) {
-    responder.serve(TaskSubjects.PREVIEW_GET, TaskRef.class, r -> previews.get(r.actor(), r.body()));
-    responder.serve(TaskSubjects.PREVIEW_SET, SetPreview.class, r -> previews.set(r.actor(), r.body()));
+    responder.serve(TaskSubjects.PREVIEW_GET, r -> previews.get(r.actor(), r.body()));
+    responder.serve(TaskSubjects.PREVIEW_SET, r -> previews.set(r.actor(), r.body()));
   }
 }

@@ -16,11 +16,11 @@ import jakarta.enterprise.event.Observes;
 public class ProviderHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, ProviderService providers) {
-    responder.serve(ProviderSubjects.ADMIN_PUT, PutProvider.class, r -> providers.put(r.actor(), r.body()));
-    responder.serve(ProviderSubjects.ADMIN_GET, ProviderRef.class, r -> providers.get(r.actor(), r.body()));
-    responder.serve(ProviderSubjects.ADMIN_LIST, ListProviders.class, r -> providers.list(r.actor()));
-    responder.serve(ProviderSubjects.ADMIN_DELETE, ProviderRef.class, r -> providers.delete(r.actor(), r.body()));
-    responder.serve(ProviderSubjects.CATALOG, ListProviders.class, r -> providers.catalog(r.actor()));
-    responder.serve(ProviderSubjects.RESOLVE, ResolveProvider.class, r -> providers.resolve(r.actor(), r.body()));
+    responder.serve(ProviderSubjects.ADMIN_PUT, r -> providers.put(r.actor(), r.body()));
+    responder.serve(ProviderSubjects.ADMIN_GET, r -> providers.get(r.actor(), r.body()));
+    responder.serve(ProviderSubjects.ADMIN_LIST, r -> providers.list(r.actor()));
+    responder.serve(ProviderSubjects.ADMIN_DELETE, r -> providers.delete(r.actor(), r.body()));
+    responder.serve(ProviderSubjects.CATALOG, r -> providers.catalog(r.actor()));
+    responder.serve(ProviderSubjects.RESOLVE, r -> providers.resolve(r.actor(), r.body()));
   }
 }

@@ -36,7 +36,7 @@ public class RunControlPublisher {
   public void push(String taskId, String runId, String kind, String runState) {
     try {
       Headers headers = ActorHeaders.write(new Headers(), SELF, TraceContext.outgoing());
-      nats.connection().publish(RunControlApi.controlSubject(settings.runControlPrefix(), runId), headers,
+      nats.connection().publish(RunControlApi.controlSubject(runId), headers,
           codec.encode(new RunControl(taskId, runId, kind, runState)));
     } catch (RuntimeException e) {
       Log.warnf("run %s: control %s not pushed (the runner polls): %s", runId, kind, e.getMessage());

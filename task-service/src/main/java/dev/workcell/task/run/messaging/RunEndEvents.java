@@ -2,6 +2,7 @@ package dev.workcell.task.run.messaging;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.Streams;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
 import dev.workcell.contracts.run.RunEventType;
@@ -88,7 +89,7 @@ public class RunEndEvents {
   private Last last(String subject) throws IOException, JetStreamApiException {
     MessageInfo info;
     try {
-      info = nats.connection().jetStreamManagement().getLastMessage(settings.runEventsStream(), subject);
+      info = nats.connection().jetStreamManagement().getLastMessage(Streams.RUN_EVENTS.name(), subject);
     } catch (JetStreamApiException e) {
       if (e.getApiErrorCode() == NO_MESSAGE_FOUND) {
         return new Last(0, 0, false);

@@ -20,12 +20,12 @@ import jakarta.enterprise.event.Observes;
 public class RunHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, RunService runs, RunLeases leases) {
-    responder.serve(TaskSubjects.RUN_START, StartRun.class, r -> runs.start(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUN_GET, GetRun.class, r -> runs.get(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUN_CANCEL, TaskRef.class, r -> runs.cancel(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_RUN, RunRef.class, r -> runs.spec(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_TRANSITION, RunTransition.class, r -> runs.transition(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_USAGE, AddUsage.class, r -> runs.usage(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNNER_HEARTBEAT, Heartbeat.class, r -> leases.heartbeat(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUN_START, r -> runs.start(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUN_GET, r -> runs.get(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUN_CANCEL, r -> runs.cancel(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_RUN, r -> runs.spec(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_TRANSITION, r -> runs.transition(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_USAGE, r -> runs.usage(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_HEARTBEAT, r -> leases.heartbeat(r.actor(), r.body()));
   }
 }

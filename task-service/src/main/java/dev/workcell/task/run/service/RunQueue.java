@@ -1,6 +1,8 @@
 package dev.workcell.task.run.service;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.Streams;
+import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.RunState;
@@ -72,15 +74,15 @@ public class RunQueue {
   private Optional<Set<String>> readQueue() {
     try {
       JetStreamManagement management = nats.connection().jetStreamManagement();
-      StreamState state = management.getStreamInfo(settings.runRequestsStream()).getStreamState();
+      StreamState state = management.getStreamInfo(Streams.RUN_REQUESTS.name()).getStreamState();
       if (state.getMsgCount() > MAX_QUEUE_READ) {
         return Optional.empty();
       }
       Set<String> queued = new HashSet<>();
       for (long seq = state.getFirstSequence(); state.getMsgCount() > 0 && seq <= state.getLastSequence(); seq++) {
         try {
-          MessageInfo message = management.getMessage(settings.runRequestsStream(), seq);
-          if (settings.runRequestsSubject().equals(message.getSubject())) {
+          MessageInfo message = management.getMessage(Streams.RUN_REQUESTS.name(), seq);
+          if (Subjects.RUN_REQUESTS.pattern().equals(message.getSubject())) {
             queued.add(codec.decode(message.getData(), RunRef.class).runId());
           }
         } catch (JetStreamApiException e) {
@@ -99,7 +101,7 @@ public class RunQueue {
 
   /** Call after the run's transaction committed; fails service_unavailable when it could not be queued. */
   public Uni<Void> enqueue(Actor actor, String taskId, String runId) {
-    return ReactiveContext.backOnContext(publisher.publish(settings.runRequestsSubject(), new RunRef(taskId, runId), actor))
+    return ReactiveContext.backOnContext(publisher.publish(Subjects.RUN_REQUESTS, new RunRef(taskId, runId), actor))
         .replaceWithVoid()
         .onFailure().call(failure -> failRun(UUID.fromString(taskId), UUID.fromString(runId), failure))
         .onFailure().transform(failure -> new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE,

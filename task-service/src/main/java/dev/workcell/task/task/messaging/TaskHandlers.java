@@ -21,15 +21,15 @@ public class TaskHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, TaskService tasks, TaskDeletion deletion,
       RuntimeSpecs specs) {
-    responder.serve(TaskSubjects.CREATE, CreateTask.class, r -> tasks.create(r.actor(), r.body()));
-    responder.serve(TaskSubjects.LIST, ListTasks.class, r -> tasks.list(r.actor()));
-    responder.serve(TaskSubjects.GET, TaskRef.class, r -> tasks.get(r.actor(), r.body()));
-    responder.serve(TaskSubjects.SANDBOX, TaskRef.class, r -> tasks.sandboxOf(r.actor(), r.body()));
-    responder.serve(TaskSubjects.UPDATE, UpdateTask.class, r -> tasks.update(r.actor(), r.body()));
-    responder.serve(TaskSubjects.DELETE, TaskRef.class, r -> deletion.delete(r.actor(), r.body()));
-    responder.serve(TaskSubjects.SEEN, TaskRef.class, r -> tasks.markSeen(r.actor(), r.body()));
-    responder.serve(TaskSubjects.KNOWN_TASKS, KnownTasks.class, r -> tasks.known(r.actor(), r.body()));
-    responder.serve(TaskSubjects.RUNTIME_SPEC, RuntimeSpecRequest.class, r -> specs.spec(r.actor(), r.body()));
-    responder.serve(TaskSubjects.ADMIN_TASKS, ListTasks.class, r -> tasks.listAll(r.actor()));
+    responder.serve(TaskSubjects.CREATE, r -> tasks.create(r.actor(), r.body()));
+    responder.serve(TaskSubjects.LIST, r -> tasks.list(r.actor()));
+    responder.serve(TaskSubjects.GET, r -> tasks.get(r.actor(), r.body()));
+    responder.serve(TaskSubjects.SANDBOX, r -> tasks.sandboxOf(r.actor(), r.body()));
+    responder.serve(TaskSubjects.UPDATE, r -> tasks.update(r.actor(), r.body()));
+    responder.serve(TaskSubjects.DELETE, r -> deletion.delete(r.actor(), r.body()));
+    responder.serve(TaskSubjects.SEEN, r -> tasks.markSeen(r.actor(), r.body()));
+    responder.serve(TaskSubjects.KNOWN_TASKS, r -> tasks.known(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNTIME_SPEC, r -> specs.spec(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_TASKS, r -> tasks.listAll(r.actor()));
   }
 }

@@ -14,7 +14,7 @@ import jakarta.enterprise.event.Observes;
 public class TicketHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, TicketService tickets) {
-    responder.serve(TaskSubjects.TICKET_ISSUE, IssueTicket.class, r -> tickets.issue(r.actor(), r.body()));
-    responder.serve(TaskSubjects.TICKET_CONSUME, ConsumeTicket.class, r -> tickets.consume(r.actor(), r.body()));
+    responder.serve(TaskSubjects.TICKET_ISSUE, r -> tickets.issue(r.actor(), r.body()));
+    responder.serve(TaskSubjects.TICKET_CONSUME, r -> tickets.consume(r.actor(), r.body()));
   }
 }

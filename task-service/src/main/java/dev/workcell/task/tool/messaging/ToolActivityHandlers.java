@@ -14,7 +14,7 @@ import jakarta.enterprise.event.Observes;
 public class ToolActivityHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, ToolActivityService activity) {
-    responder.serve(TaskSubjects.RUNNER_TOOL, RecordToolActivity.class, r -> activity.record(r.actor(), r.body()));
-    responder.serve(TaskSubjects.TOOL_ACTIVITY, ListToolActivity.class, r -> activity.list(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_TOOL, r -> activity.record(r.actor(), r.body()));
+    responder.serve(TaskSubjects.TOOL_ACTIVITY, r -> activity.list(r.actor(), r.body()));
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gateway overhead: an authenticated GET /api/work/tasks/{id} through the gateway against the same
 # read as one direct NATS request, p50/p99 in one run (GatewayOverheadBenchTest, tag "bench").
-# Needs nats-server on PATH (the test starts a private one) or WORKCELL_GATEWAY_TEST_NATS_URL.
+# Needs nats-server on PATH (the test starts a private one).
 # Prints a table and rewrites the top of bench/gateway-overhead/results.md (hand-written sections
 # from the first "## " heading on are kept). Builds gateway-service with its
 # upstream modules from the reactor, so nothing is installed into ~/.m2.

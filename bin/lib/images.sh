@@ -98,13 +98,13 @@ build_infra_images() {
   local base=$1 name started ctx
   for name in compose-init nats postgres; do
     started=$SECONDS
-    # The init job reuses the launcher's NATS users (bin/lib/nats-users.sh) unchanged.
+    # The init job reuses the launcher's NATS users (bin/lib/nats-users.sh and nats-permissions.sh) unchanged.
     ctx=$(si_make_context "$name")
     cp -a "$ROOT/docker/compose/$name/." "$ctx/"
-    [[ $name != compose-init ]] || cp "$ROOT/bin/lib/nats-users.sh" "$ctx/"
+    [[ $name != compose-init ]] || cp "$ROOT/bin/lib/nats-users.sh" "$ROOT/bin/lib/nats-permissions.sh" "$ctx/"
     img_build "workcell/$name:$(img_version)" "$ctx" "$ctx/Dockerfile" \
       --build-arg "BASE=$base" --label "org.opencontainers.image.version=$(img_version)" \
-      --label "org.opencontainers.image.revision=$(img_revision docker/compose bin/lib/nats-users.sh)" || return
+      --label "org.opencontainers.image.revision=$(img_revision docker/compose bin/lib/nats-users.sh bin/lib/nats-permissions.sh)" || return
     rm -rf "$ctx"
     printf '%-46s %8s %6s s\n' "workcell/$name:$(img_version)" "$(img_size "workcell/$name:$(img_version)")" "$((SECONDS - started))"
   done

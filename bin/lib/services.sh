@@ -188,10 +188,10 @@ wc_stop_services() {
   done
 }
 
-# wc_cli ARGS... — the operator CLI (tokens, pings) against the stack's bus.
+# wc_cli ARGS... — the admin CLI (tokens, pings) against the stack's bus, as NATS user `cli`.
 wc_cli() {
   env WORKCELL_NATS_URL="nats://127.0.0.1:$WC_NATS_PORT" WORKCELL_STATE="$WC_STATE" \
-    WORKCELL_NATS_USER="${WORKCELL_NATS_USER:-operator}" WORKCELL_NATS_PASSWORD="${WORKCELL_NATS_PASSWORD:-$(wc_secret nats-operator)}" \
+    WORKCELL_NATS_USER="${WORKCELL_NATS_USER:-cli}" WORKCELL_NATS_PASSWORD="${WORKCELL_NATS_PASSWORD:-$(wc_secret nats-cli)}" \
     "$JAVA_HOME/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$(wc_cli_jar)" "$@"
 }
 

@@ -66,8 +66,7 @@ wt_maven_tests() {
   local log=$WC_LOGS/test-maven.log rc=0 totals
   find "$ROOT" -path '*/target/*-reports' -type d -not -path "$ROOT/.workcell/*" -exec rm -rf {} + 2>/dev/null || true
   wc_info "mvn verify (log: $log)"
-  (cd "$ROOT" && env WORKCELL_TEST_NATS_URL="nats://127.0.0.1:$WC_TEST_NATS_PORT" \
-    QUARKUS_DATASOURCE_PASSWORD="$(wc_secret pg-workcell_task)" \
+  (cd "$ROOT" && env QUARKUS_DATASOURCE_PASSWORD="$(wc_secret pg-workcell_task)" \
     WORKCELL_TEST_PG_REACTIVE_URL="postgresql://127.0.0.1:$WC_PG_PORT/workcell_task_test" \
     WORKCELL_TEST_PG_JDBC_URL="jdbc:postgresql://127.0.0.1:$WC_PG_PORT/workcell_task_test" \
     DOCKER_HOST="${DOCKER_HOST:-unix:///var/run/docker.sock}" \
@@ -221,11 +220,11 @@ run_all_tests() {
     ((WT_FAILED == 0 && WT_PASSED > 0))
     return
   fi
-  wc_say "[test 1/4] real parts: PostgreSQL, NATS (test instance on $WC_TEST_NATS_PORT), Docker, sandbox image"
+  # NATS: each module's tests start a nats-server of their own (test-fixtures' PrivateNatsServer).
+  wc_say "[test 1/4] real parts: PostgreSQL, nats-server, Docker, sandbox image"
   wc_ensure_packages
   ensure_postgres
   wt_reset_test_databases
-  ensure_nats nats-test "$WC_TEST_NATS_PORT" "$WC_TEST_NATS_MONITOR_PORT"
   ensure_docker_engine
   ensure_sandbox_firewall
   ensure_sandbox_disk_root

@@ -11,7 +11,8 @@ SERVICE_UID=10001   # workcell/java-runtime's user
 NATS_UID=${WORKCELL_NATS_UID:-10002}
 PG_UID=${WORKCELL_PG_UID:-999}
 
-# The launcher's helper, with the same name, so bin/lib/nats-users.sh works unchanged.
+# The launcher's helper, with the same name, so bin/lib/nats-users.sh (and the generated
+# nats-permissions.sh beside it) work unchanged.
 wc_secret() {
   local file=$STATE/$1
   [[ -s $file ]] || head -c 32 /dev/urandom | base64 | tr -d '/+=\n' >"$file"
@@ -58,7 +59,7 @@ service_env preview-proxy preview-proxy
 service_env terminal terminal
 service_env sandbox-mirror sandbox-mirror
 # Only the operator's CLI can sign tokens; `docker-compose run --rm cli token ...` uses it.
-service_env cli operator "WORKCELL_CLI_SIGNING_KEY=$F/jwt-private.pem"
+service_env cli cli "WORKCELL_CLI_SIGNING_KEY=$F/jwt-private.pem"
 put cli "$SERVICE_UID" jwt-private.pem <"$STATE/jwt-private.pem"
 # The admin can read the terminal-server key for OpenWebUI: docker-compose run --rm --entrypoint cat cli ...
 wc_secret terminal-server-key | put cli "$SERVICE_UID" terminal-server-key

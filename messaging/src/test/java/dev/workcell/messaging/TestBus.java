@@ -3,12 +3,21 @@ package dev.workcell.messaging;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import dev.workcell.testing.PrivateNatsServer;
 import java.util.Optional;
 
 /** The messaging beans wired by hand against the real test nats-server (started by bin/workcell test). */
 final class TestBus implements AutoCloseable {
 
-  static final String URL = Optional.ofNullable(System.getenv("WORKCELL_TEST_NATS_URL")).orElse("nats://127.0.0.1:14223");
+  /** One private nats-server for all of this module's tests, stopped when the JVM exits. */
+  static final String URL = privateServer();
+
+  private static String privateServer() {
+    PrivateNatsServer server = new PrivateNatsServer();
+    String url = server.startWith("");
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+    return url;
+  }
 
   final NatsSettings settings;
   final NatsConnection connection;

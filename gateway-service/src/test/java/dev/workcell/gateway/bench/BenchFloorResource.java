@@ -53,6 +53,6 @@ public class BenchFloorResource {
   @Path("bench/tasks/{owner}/{taskId}")
   @Operation(hidden = true)
   public Uni<TaskDetail> task(@PathParam("owner") String owner, @PathParam("taskId") String taskId) {
-    return nats.request(TaskSubjects.GET, new TaskRef(taskId), TaskDetail.class, new Actor(owner, Actor.Role.USER));
+    return nats.request(TaskSubjects.GET, new TaskRef(taskId), new Actor(owner, Actor.Role.USER));
   }
 }

@@ -67,7 +67,7 @@ class GatewayOverheadBenchTest {
       HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       Map<String, Probe> probes = new LinkedHashMap<>();
       probes.put(DIRECT,
-          () -> nats.request(TaskSubjects.GET, new TaskRef(task.id()), TaskDetail.class, actor).await().atMost(Duration.ofSeconds(5)));
+          () -> nats.request(TaskSubjects.GET, new TaskRef(task.id()), actor).await().atMost(Duration.ofSeconds(5)));
       probes.put("HTTP floor: `GET /bench/floor`, constant answer, no auth (test-only endpoint)",
           () -> ok(plain.get("/bench/floor", null)));
       probes.put("HTTP floor with the JDK's `java.net.http.HttpClient` (client cost, for comparison)",

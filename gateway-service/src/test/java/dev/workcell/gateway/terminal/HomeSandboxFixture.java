@@ -1,7 +1,6 @@
 package dev.workcell.gateway.terminal;
 
 import dev.workcell.contracts.Actor;
-import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.CommandResult;
@@ -36,6 +35,7 @@ import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteBytes;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.messaging.NatsResponder;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -61,7 +61,7 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class HomeSandboxFixture {
 
-  public record Seen(String subject, Actor actor, Object body) {}
+  public record Seen(Subject<?, ?> subject, Actor actor, Object body) {}
 
   public static final List<Seen> SEEN = new CopyOnWriteArrayList<>();
   /** user → path → bytes; a directory is a key ending in "/". */
@@ -107,32 +107,37 @@ public class HomeSandboxFixture {
     files(user).put(path, data);
   }
 
-  public static <T> List<T> seen(String subject, Class<T> type) {
+  public static <T> List<T> seen(Subject<T, ?> subject, Class<T> type) {
     return SEEN.stream().filter(s -> s.subject().equals(subject)).map(s -> type.cast(s.body())).toList();
   }
 
   /** FixtureServices serves FILES_LIST/READ/WRITE for tasks too; it hands home requests here. */
-  public static Object answerHome(String subject, Actor actor, Object body) {
-    return switch (subject) {
-      case SandboxSubjects.FILES_LIST -> list(actor, (ListFiles) body);
-      case SandboxSubjects.FILES_READ -> read(actor, (ReadFile) body);
-      case SandboxSubjects.FILES_WRITE -> write(actor, (WriteFile) body);
-      default -> throw new WorkcellException(ErrorCode.NOT_IMPLEMENTED, subject);
-    };
+  public static <R> R answerHome(Subject<?, R> subject, Actor actor, Object body) {
+    Object answer;
+    if (subject.equals(SandboxSubjects.FILES_LIST)) {
+      answer = list(actor, (ListFiles) body);
+    } else if (subject.equals(SandboxSubjects.FILES_READ)) {
+      answer = read(actor, (ReadFile) body);
+    } else if (subject.equals(SandboxSubjects.FILES_WRITE)) {
+      answer = write(actor, (WriteFile) body);
+    } else {
+      throw new WorkcellException(ErrorCode.NOT_IMPLEMENTED, subject.name());
+    }
+    return subject.reply().cast(answer);
   }
 
   void register(@Observes StartupEvent event, NatsResponder responder) {
-    serve(responder, SandboxSubjects.FILES_STAT, StatFile.class, StatFile::sandbox, (actor, body) -> stat(body.sandbox(), body.path()));
-    serve(responder, SandboxSubjects.FILES_READ_BYTES, ReadBytes.class, ReadBytes::sandbox, HomeSandboxFixture::readBytes);
-    serve(responder, SandboxSubjects.FILES_WRITE_BYTES, WriteBytes.class, WriteBytes::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.FILES_STAT, StatFile::sandbox, (actor, body) -> stat(body.sandbox(), body.path()));
+    serve(responder, SandboxSubjects.FILES_READ_BYTES, ReadBytes::sandbox, HomeSandboxFixture::readBytes);
+    serve(responder, SandboxSubjects.FILES_WRITE_BYTES, WriteBytes::sandbox, (actor, body) -> {
       files(body.sandbox().homeUserId()).put(check(body.path()), body.data());
       return new FileWritten(body.path(), "v", body.data().length);
     });
-    serve(responder, SandboxSubjects.FILES_MKDIR, MakeDirectory.class, MakeDirectory::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.FILES_MKDIR, MakeDirectory::sandbox, (actor, body) -> {
       files(body.sandbox().homeUserId()).put(entry(body.path()) + "/", new byte[0]);
       return new FileChanged(body.path(), true);
     });
-    serve(responder, SandboxSubjects.FILES_DELETE, DeleteFile.class, DeleteFile::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.FILES_DELETE, DeleteFile::sandbox, (actor, body) -> {
       String path = check(body.path());
       boolean removed = files(body.sandbox().homeUserId()).keySet().removeIf(k -> k.equals(path) || k.startsWith(path + "/"));
       if (!removed) {
@@ -140,7 +145,7 @@ public class HomeSandboxFixture {
       }
       return new FileChanged(path, true);
     });
-    serve(responder, SandboxSubjects.FILES_MOVE, MoveFile.class, MoveFile::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.FILES_MOVE, MoveFile::sandbox, (actor, body) -> {
       Map<String, byte[]> files = files(body.sandbox().homeUserId());
       String to = entry(body.to());
       if (to.contains("/") && !files.containsKey(to.substring(0, to.lastIndexOf('/') + 1))) {
@@ -150,7 +155,7 @@ public class HomeSandboxFixture {
       files.put(to, data);
       return new FileChanged(body.to(), true);
     });
-    serve(responder, SandboxSubjects.FILES_GREP, GrepFiles.class, GrepFiles::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.FILES_GREP, GrepFiles::sandbox, (actor, body) -> {
       List<SearchHit> hits = new ArrayList<>();
       files(body.sandbox().homeUserId()).forEach((path, data) -> {
         if (!path.endsWith("/") && beneath(check(body.path()), path)) {
@@ -164,7 +169,7 @@ public class HomeSandboxFixture {
       });
       return new GrepResult(hits, false);
     });
-    serve(responder, SandboxSubjects.FILES_GLOB, GlobFiles.class, GlobFiles::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.FILES_GLOB, GlobFiles::sandbox, (actor, body) -> {
       String dir = check(body.path());
       if (!dir.isEmpty() && files(body.sandbox().homeUserId()).containsKey(dir)) {
         throw new WorkcellException(ErrorCode.NOT_A_DIRECTORY, dir + ": not a directory");
@@ -184,8 +189,8 @@ public class HomeSandboxFixture {
       matches.sort((a, b) -> a.path().compareTo(b.path()));
       return new GlobResult(matches, false);
     });
-    serve(responder, SandboxSubjects.EXEC, RunCommand.class, RunCommand::sandbox, (actor, body) -> nextExec);
-    serve(responder, SandboxSubjects.PROCESS_START, StartProcess.class, StartProcess::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.EXEC, RunCommand::sandbox, (actor, body) -> nextExec);
+    serve(responder, SandboxSubjects.PROCESS_START, StartProcess::sandbox, (actor, body) -> {
       if (body.cwd() != null) {
         check(body.cwd());
       }
@@ -198,9 +203,9 @@ public class HomeSandboxFixture {
       processes(body.sandbox().homeUserId()).put(proc.id, proc);
       return proc.view(0, body.tail());
     });
-    serve(responder, SandboxSubjects.PROCESS_STATUS, PollProcess.class, PollProcess::sandbox, (actor, body) ->
+    serve(responder, SandboxSubjects.PROCESS_STATUS, PollProcess::sandbox, (actor, body) ->
         proc(body.sandbox(), body.processId()).view(body.offset(), body.tail()));
-    serve(responder, SandboxSubjects.PROCESS_INPUT, ProcessInput.class, ProcessInput::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.PROCESS_INPUT, ProcessInput::sandbox, (actor, body) -> {
       Proc proc = proc(body.sandbox(), body.processId());
       if (!proc.status.equals("running")) {
         throw new WorkcellException(ErrorCode.PROCESS_EXITED, null);
@@ -209,28 +214,29 @@ public class HomeSandboxFixture {
       proc.output.add(new OutputEntry("stdout", body.input()));
       return proc.view(0, null);
     });
-    serve(responder, SandboxSubjects.PROCESS_KILL, KillProcess.class, KillProcess::sandbox, (actor, body) -> {
+    serve(responder, SandboxSubjects.PROCESS_KILL, KillProcess::sandbox, (actor, body) -> {
       Proc proc = proc(body.sandbox(), body.processId());
       proc.status = "killed";
       proc.exitCode = body.force() ? -9 : -15;
       return proc.view(0, null);
     });
-    serve(responder, SandboxSubjects.PROCESS_LIST, ListProcesses.class, ListProcesses::sandbox, (actor, body) ->
+    serve(responder, SandboxSubjects.PROCESS_LIST, ListProcesses::sandbox, (actor, body) ->
         new ProcessList(processes(body.sandbox().homeUserId()).values().stream().map(p -> p.view(0, 0)).toList()));
   }
 
-  private interface Handler<T> {
-    Object handle(Actor actor, T body);
+  private interface Handler<T, R> {
+    R handle(Actor actor, T body);
   }
 
-  private static <T> void serve(NatsResponder responder, String subject, Class<T> type, Function<T, SandboxRef> ref, Handler<T> handler) {
-    responder.serve(subject, ServiceName.SANDBOX, type, request -> Uni.createFrom().item(() -> {
+  private static <T, R> void serve(NatsResponder responder, Subject<T, R> subject, Function<T, SandboxRef> ref,
+      Handler<T, ? extends R> handler) {
+    responder.serve(subject, request -> Uni.createFrom().item(() -> {
       home(subject, request.actor(), request.body(), ref.apply(request.body()));
       return handler.handle(request.actor(), request.body());
     }));
   }
 
-  private static void home(String subject, Actor actor, Object body, SandboxRef ref) {
+  private static void home(Subject<?, ?> subject, Actor actor, Object body, SandboxRef ref) {
     SEEN.add(new Seen(subject, actor, body));
     if (ref == null || !ref.isHome() || actor.role() != Actor.Role.SERVICE) {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "no such sandbox");

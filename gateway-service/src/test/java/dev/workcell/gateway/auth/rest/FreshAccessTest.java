@@ -9,6 +9,7 @@ import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.account.Account;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.fixture.FixtureServices;
 import io.quarkus.test.junit.QuarkusTest;
@@ -80,7 +81,7 @@ class FreshAccessTest {
       assertThat(response.asString()).as(label).doesNotContain("seeded").doesNotContain("mine")
           .doesNotContain("0123456789abcdef").doesNotContain("diff --git");
     }
-    List<String> reached = FixtureServices.subjectsSeenFor("u-eve");
+    List<Subject<?, ?>> reached = FixtureServices.subjectsSeenFor("u-eve");
     // Account reads only: no task-service handler and no sandbox served her anything.
     assertThat(reached.subList(before, reached.size())).allSatisfy(subject -> assertThat(subject).isEqualTo(Subjects.ACCOUNT_GET));
     assertThat(FixtureServices.TASKS.get(task.id()).title()).isEqualTo("seeded");
@@ -121,7 +122,7 @@ class FreshAccessTest {
         "model", "qwen3")).when().post("/api/work/tasks").then().statusCode(201);
 
     // Refused as an admin before anything happened, the account read, then made once as a user.
-    List<String> reached = FixtureServices.subjectsSeenFor("u-ida");
+    List<Subject<?, ?>> reached = FixtureServices.subjectsSeenFor("u-ida");
     assertThat(reached.subList(before, reached.size())).containsExactly(Subjects.ACCOUNT_GET, TaskSubjects.CREATE);
     assertThat(FixtureServices.SEEN_ACTORS.get(TaskSubjects.CREATE)).isEqualTo(new Actor("u-ida", Actor.Role.USER));
   }
@@ -151,7 +152,7 @@ class FreshAccessTest {
     given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("title", "renamed"))
         .when().patch("/api/work/tasks/" + task.id()).then().statusCode(200).body("title", equalTo("renamed"));
 
-    List<String> reached = FixtureServices.subjectsSeenFor("u-ron");
+    List<Subject<?, ?>> reached = FixtureServices.subjectsSeenFor("u-ron");
     assertThat(reached.subList(before, reached.size())).containsExactly(TaskSubjects.GET, TaskSubjects.UPDATE);
   }
 

@@ -116,7 +116,7 @@ class RunEventStreamTest {
       String chunk = "y".repeat(100_000);
       for (int seq = 1; seq <= events; seq++) {
         RunEvent event = new RunEvent(task.id(), run, seq, "assistant_delta", System.currentTimeMillis(), Map.of("text", chunk));
-        publisher.publish(Subjects.runEvents(task.id(), run), event, Actor.service(ServiceName.AGENT_RUNNER))
+        publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
             .await().atMost(Duration.ofSeconds(5));
       }
       Thread.sleep(5_000); // longer than the test profile's 2 s allowed lag
@@ -139,7 +139,7 @@ class RunEventStreamTest {
       for (int seq = 1; seq <= events; seq++) {
         String type = seq == events ? "done" : "assistant_delta";
         RunEvent event = new RunEvent(task.id(), run, seq, type, System.currentTimeMillis(), Map.of("text", chunk));
-        publisher.publish(Subjects.runEvents(task.id(), run), event, Actor.service(ServiceName.AGENT_RUNNER))
+        publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
             .await().atMost(Duration.ofSeconds(5));
       }
       List<String> ids = ids(client, events);
@@ -180,7 +180,7 @@ class RunEventStreamTest {
       long seq = ((Number) seqAndType[i]).longValue();
       RunEvent event = new RunEvent(task.id(), run, seq, (String) seqAndType[i + 1], System.currentTimeMillis(),
           Map.of("text", "event " + seq));
-      publisher.publish(Subjects.runEvents(task.id(), run), event, Actor.service(ServiceName.AGENT_RUNNER))
+      publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
           .await().atMost(Duration.ofSeconds(5));
     }
   }

@@ -97,7 +97,7 @@ class RunSnapshotTest {
       long seq = ((Number) seqAndType[i]).longValue();
       RunEvent event = new RunEvent(task.id(), run, seq, (String) seqAndType[i + 1], System.currentTimeMillis(),
           Map.of("text", "event " + seq));
-      publisher.publish(Subjects.runEvents(task.id(), run), event, Actor.service(ServiceName.AGENT_RUNNER))
+      publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
           .await().atMost(Duration.ofSeconds(5));
     }
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -215,13 +216,26 @@ public final class CelldConnection implements ExecStream.Listener {
     }
   }
 
-  /** The frame: length prefix, then the JSON body. */
+  /**
+   * The whole frame, length prefix included, serialised once into one growing buffer: the body
+   * (up to 8 MiB for a write) is not copied again to put the prefix in front.
+   */
   private static byte[] encode(Frame frame) {
+    ByteArrayBuilder out = new ByteArrayBuilder();
+    byte[] bytes;
     try {
-      return FrameDecoder.encode(REQUESTS.writeValueAsBytes(frame));
+      out.appendFourBytes(0);
+      REQUESTS.writeValue(out, frame);
+      bytes = out.toByteArray();
     } catch (IOException e) {
       throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
     }
+    int length = bytes.length - 4;
+    bytes[0] = (byte) (length >>> 24);
+    bytes[1] = (byte) (length >>> 16);
+    bytes[2] = (byte) (length >>> 8);
+    bytes[3] = (byte) length;
+    return bytes;
   }
 
   @Override

@@ -106,7 +106,8 @@ public class WorkspaceFiles {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
     }
     // The bytes go into the frame as base64 directly (no base64 string in between).
-    return call(ref, new CelldRequest.WriteBytes(entry, data, createParents, expectedVersion), FILE_TIMEOUT).map(result -> CelldReplies.written(entry, result));
+    return call(ref, new CelldRequest.WriteBytes(entry, data, createParents, expectedVersion), FILE_TIMEOUT)
+        .map(result -> CelldReplies.written(entry, result));
   }
 
   public Uni<FileChanged> delete(SandboxRef ref, String path, boolean recursive) {

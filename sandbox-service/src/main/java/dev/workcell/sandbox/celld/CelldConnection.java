@@ -1,11 +1,13 @@
 package dev.workcell.sandbox.celld;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.runtime.ExecStream;
@@ -38,6 +40,7 @@ public final class CelldConnection implements ExecStream.Listener {
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxNumberLength(32).maxStringLength(MAX_FRAME).build())
       .build());
+  private static final ObjectWriter REQUESTS = JSON.writerFor(Frame.class);
 
   private final String taskId;
   private final String containerId;
@@ -79,16 +82,31 @@ public final class CelldConnection implements ExecStream.Listener {
     void output(String stream, String data);
   }
 
-  /** {@link #send(String, ObjectNode)}, with the request's output events going to {@code sink} until its reply. */
-  public Sent send(String op, ObjectNode args, OutputSink sink) {
-    Sent sent = send(op, args, id -> sinks.put(id, sink));
+  /**
+   * One request frame as celld reads it: the request's fields, then {@code id} and {@code op}. A
+   * null request (only {@link #call(String, Void, Duration)}) has no fields.
+   */
+  private record Frame(@JsonUnwrapped CelldRequest request, long id, String op) {}
+
+  /** {@link #send(CelldRequest)}, with the request's output events going to {@code sink} until its reply. */
+  public Sent send(CelldRequest request, OutputSink sink) {
+    Sent sent = send(request.op(), request, id -> sinks.put(id, sink));
     sent.reply().whenComplete((result, failure) -> sinks.remove(sent.id()));
     return sent;
   }
 
   /** Sends one request and waits for its reply's {@code result}; failures carry celld's mapped code. */
-  public JsonNode call(String op, ObjectNode args, Duration timeout) {
-    Sent sent = send(op, args);
+  public JsonNode call(CelldRequest request, Duration timeout) {
+    Sent sent = send(request);
+    return await(sent.id(), sent.reply(), timeout);
+  }
+
+  /**
+   * A frame with only {@code id} and {@code op}, whatever the op: for scripted peers that answer by
+   * id alone (CelldConnectionTest). Production code sends a {@link CelldRequest}.
+   */
+  JsonNode call(String op, Void noArguments, Duration timeout) {
+    Sent sent = send(op, null, id -> { });
     return await(sent.id(), sent.reply(), timeout);
   }
 
@@ -96,8 +114,8 @@ public final class CelldConnection implements ExecStream.Listener {
    * Sends one request without waiting: the future completes with the result, or fails with celld's
    * mapped code, or with {@code upstream_timeout} after {@code timeout} (the request is then cancelled).
    */
-  public CompletableFuture<JsonNode> callAsync(String op, ObjectNode args, Duration timeout) {
-    return awaitAsync(send(op, args), timeout);
+  public CompletableFuture<JsonNode> callAsync(CelldRequest request, Duration timeout) {
+    return awaitAsync(send(request), timeout);
   }
 
   /**
@@ -126,24 +144,14 @@ public final class CelldConnection implements ExecStream.Listener {
   }
 
   /** Writes one request frame; the reply arrives on the returned future. */
-  public Sent send(String op, ObjectNode args) {
-    return send(op, args, id -> { });
+  public Sent send(CelldRequest request) {
+    return send(request.op(), request, id -> { });
   }
 
-  private Sent send(String op, ObjectNode args, LongConsumer beforeWrite) {
+  private Sent send(String op, CelldRequest request, LongConsumer beforeWrite) {
     long id = ids.incrementAndGet();
-    ObjectNode request = JSON.createObjectNode();
-    if (args != null) {
-      request.setAll(args);
-    }
-    request.put("id", id).put("op", op);
-    byte[] body;
-    try {
-      body = JSON.writeValueAsBytes(request);
-    } catch (IOException e) {
-      throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
-    }
-    if (body.length > MAX_FRAME) {
+    byte[] frame = encode(new Frame(request, id, op));
+    if (frame.length - 4 > MAX_FRAME) {
       throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "the request exceeds celld's 8 MiB frame limit");
     }
     CompletableFuture<JsonNode> reply = new CompletableFuture<>();
@@ -156,7 +164,7 @@ public final class CelldConnection implements ExecStream.Listener {
       throw gone != null ? gone : new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld is not attached");
     }
     try {
-      stream.write(FrameDecoder.encode(body));
+      stream.write(frame);
     } catch (RequestQueueFull full) {
       // Only this request is refused: the ones already queued still get their answers (or time out).
       pending.remove(id);
@@ -197,15 +205,37 @@ public final class CelldConnection implements ExecStream.Listener {
    * {@code cancelled}; an abandoned request's late reply is dropped as unknown.
    */
   public void cancel(long target) {
-    ObjectNode request = JSON.createObjectNode().put("id", ids.incrementAndGet()).put("op", "cancel").put("target", target);
+    CelldRequest cancel = new CelldRequest.Cancel(target);
     try {
       ExecStream current = stream;
       if (current != null && closed == null) {
-        current.write(FrameDecoder.encode(JSON.writeValueAsBytes(request)));
+        current.write(encode(new Frame(cancel, ids.incrementAndGet(), cancel.op())));
       }
     } catch (IOException e) {
       Log.debugf("cancel of %d not sent: %s", target, e.getMessage());
     }
+  }
+
+  /**
+   * The whole frame, length prefix included, serialised once into one growing buffer: the body
+   * (up to 8 MiB for a write) is not copied again to put the prefix in front.
+   */
+  private static byte[] encode(Frame frame) {
+    ByteArrayBuilder out = new ByteArrayBuilder();
+    byte[] bytes;
+    try {
+      out.appendFourBytes(0);
+      REQUESTS.writeValue(out, frame);
+      bytes = out.toByteArray();
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
+    }
+    int length = bytes.length - 4;
+    bytes[0] = (byte) (length >>> 24);
+    bytes[1] = (byte) (length >>> 16);
+    bytes[2] = (byte) (length >>> 8);
+    bytes[3] = (byte) length;
+    return bytes;
   }
 
   @Override

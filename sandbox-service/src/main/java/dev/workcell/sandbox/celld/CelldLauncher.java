@@ -1,8 +1,6 @@
 package dev.workcell.sandbox.celld;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.CelldChannels;
@@ -52,7 +50,7 @@ public class CelldLauncher {
       connection.attach(socketDir.isPresent()
           ? overSocket(name, instance, spec.workdir(), socketDir.get(), connection)
           : driver.exec(instance, spec.workdir(), command(spec.workdir(), List.of()), connection));
-      String version = CelldReplies.pongVersion(connection.call("ping", null, PING_TIMEOUT));
+      String version = CelldReplies.pongVersion(connection.call(new CelldRequest.Ping(), PING_TIMEOUT));
       requireShell(connection, spec);
       Log.debugf("celld %s serving %s over %s", version, name, socketDir.isPresent() ? "its socket" : "the exec");
       return connection;
@@ -92,10 +90,9 @@ public class CelldLauncher {
    * {@code /bin/sh -c}): one without fails here, at start, with a message that says so.
    */
   private static void requireShell(CelldConnection connection, SandboxSpec spec) {
-    ObjectNode probe = JsonNodeFactory.instance.objectNode().put("command", ":").put("timeoutSec", 10);
     String detail;
     try {
-      JsonNode result = connection.call("exec", probe, PING_TIMEOUT);
+      JsonNode result = connection.call(new CelldRequest.Exec(":", 10, null, null), PING_TIMEOUT);
       if (result != null && result.path("exitCode").asInt(-1) == 0) {
         return;
       }

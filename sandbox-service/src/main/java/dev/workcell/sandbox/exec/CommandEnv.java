@@ -1,9 +1,8 @@
 package dev.workcell.sandbox.exec;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -16,12 +15,12 @@ public final class CommandEnv {
 
   private CommandEnv() {}
 
-  /** The variables as celld's {@code env} argument, or {@code invalid_argument}. */
-  public static ObjectNode validate(Map<String, String> env) {
+  /** The variables as celld's {@code env} argument (in the caller's order, null values as ""), or {@code invalid_argument}. */
+  public static Map<String, String> validate(Map<String, String> env) {
     if (env.size() > ENV_MAX_ENTRIES) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "at most " + ENV_MAX_ENTRIES + " environment variables");
     }
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    Map<String, String> out = new LinkedHashMap<>();
     long chars = 0;
     for (Map.Entry<String, String> e : env.entrySet()) {
       String name = e.getKey();

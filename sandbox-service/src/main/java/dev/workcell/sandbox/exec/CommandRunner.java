@@ -1,8 +1,6 @@
 package dev.workcell.sandbox.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
@@ -12,6 +10,7 @@ import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.sandbox.celld.CelldConnection;
 import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.files.WorkspacePath;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
@@ -84,13 +83,9 @@ public class CommandRunner {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT,
           "timeoutSec must be " + Limits.COMMAND_TIMEOUT_MIN_SECONDS + ".." + Limits.COMMAND_TIMEOUT_MAX_SECONDS);
     }
-    ObjectNode args = JsonNodeFactory.instance.objectNode().put("command", command).put("timeoutSec", timeout);
-    if (request.cwd() != null) {
-      args.put("cwd", WorkspacePath.directory(request.cwd()));
-    }
-    if (request.env() != null && !request.env().isEmpty()) {
-      args.set("env", CommandEnv.validate(request.env()));
-    }
+    CelldRequest.Exec exec = new CelldRequest.Exec(command, timeout,
+        request.cwd() == null ? null : WorkspacePath.directory(request.cwd()),
+        request.env() == null || request.env().isEmpty() ? null : CommandEnv.validate(request.env()));
     String execId = request.execId();
     if (execId != null && !EXEC_ID.matcher(execId).matches()) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "execId must be 1..64 of A-Z a-z 0-9 _ -");
@@ -99,7 +94,7 @@ public class CommandRunner {
     int maxOutput = settings.maxOutputChars();
     return lifecycle.session(request.sandbox()).onItem().transformToUni(session -> {
       if (execId == null) {
-        return session.call("exec", args, deadline).map(result -> CelldReplies.commandResult(result, maxOutput));
+        return session.call(exec, deadline).map(result -> CelldReplies.commandResult(result, maxOutput));
       }
       String key = runningKey(session.key(), execId);
       // Registered before the frame is sent, so a cancel arriving at once still stops it.
@@ -115,7 +110,7 @@ public class CommandRunner {
       };
       CompletableFuture<JsonNode> reply;
       try {
-        CelldConnection.Sent sent = session.celld().send("exec", args, output.sinkFor(execId));
+        CelldConnection.Sent sent = session.celld().send(exec, output.sinkFor(execId));
         slot.sent(sent.id());
         reply = session.celld().awaitAsync(sent, deadline);
       } catch (RuntimeException e) {

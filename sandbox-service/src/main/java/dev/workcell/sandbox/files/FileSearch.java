@@ -1,8 +1,6 @@
 package dev.workcell.sandbox.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.GlobFiles;
@@ -10,6 +8,7 @@ import dev.workcell.contracts.sandbox.GlobResult;
 import dev.workcell.contracts.sandbox.GrepFiles;
 import dev.workcell.contracts.sandbox.GrepResult;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.celld.ToolReplies;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
@@ -43,13 +42,10 @@ public class FileSearch {
 
   public GrepResult grep(GrepFiles request) {
     String dir = WorkspacePath.directory(request.path());
-    ObjectNode args = args().put("path", dir).put("query", pattern(request.query(), "query"))
-        .put("regex", request.regex()).put("caseInsensitive", request.caseInsensitive())
-        .put("matchPerLine", request.matchPerLine()).put("maxResults", maxResults(request.maxResults()));
-    if (request.include() != null && !request.include().isEmpty()) {
-      args.put("include", pattern(request.include(), "include"));
-    }
-    GrepResult result = ToolReplies.grep(call(request.sandbox(), args, "grep"));
+    var grep = new CelldRequest.Grep(dir, pattern(request.query(), "query"), request.regex(), request.caseInsensitive(),
+        request.matchPerLine(), maxResults(request.maxResults()),
+        request.include() == null || request.include().isEmpty() ? null : pattern(request.include(), "include"));
+    GrepResult result = ToolReplies.grep(call(request.sandbox(), grep));
     return SearchOutputCap.grep(result, SearchOutputCap.limit(request.sandbox(), maxOutputChars));
   }
 
@@ -59,18 +55,15 @@ public class FileSearch {
     if (!TYPES.contains(type)) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "type must be any, file or directory");
     }
-    ObjectNode args = args().put("path", dir).put("pattern", pattern(request.pattern(), "pattern"))
-        .put("type", type).put("maxResults", maxResults(request.maxResults()));
-    if (request.exclude() != null && !request.exclude().isEmpty()) {
-      args.put("exclude", pattern(request.exclude(), "exclude"));
-    }
-    GlobResult result = ToolReplies.glob(call(request.sandbox(), args, "glob"));
+    var glob = new CelldRequest.Glob(dir, pattern(request.pattern(), "pattern"), type, maxResults(request.maxResults()),
+        request.exclude() == null || request.exclude().isEmpty() ? null : pattern(request.exclude(), "exclude"));
+    GlobResult result = ToolReplies.glob(call(request.sandbox(), glob));
     return SearchOutputCap.glob(result, SearchOutputCap.limit(request.sandbox(), maxOutputChars));
   }
 
-  private JsonNode call(SandboxRef ref, ObjectNode args, String op) {
+  private JsonNode call(SandboxRef ref, CelldRequest request) {
     try (SandboxSession session = lifecycle.use(ref)) {
-      return session.celld().call(op, args, TIMEOUT);
+      return session.celld().call(request, TIMEOUT);
     }
   }
 
@@ -87,9 +80,5 @@ public class FileSearch {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxResults must be 1.." + RESULTS_MAX);
     }
     return n;
-  }
-
-  private static ObjectNode args() {
-    return JsonNodeFactory.instance.objectNode();
   }
 }

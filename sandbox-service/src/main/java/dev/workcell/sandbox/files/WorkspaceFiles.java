@@ -1,8 +1,6 @@
 package dev.workcell.sandbox.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
@@ -16,6 +14,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.messaging.budget.Utf8;
 import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.celld.ToolReplies;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
@@ -23,7 +22,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 
 /**
  * Workspace file operations, each one celld request in the sandbox's running celld. No thread waits
@@ -47,17 +45,17 @@ public class WorkspaceFiles {
 
   public Uni<FileList> list(SandboxRef ref, String path) {
     String dir = WorkspacePath.directory(path);
-    return call(ref, "list", args().put("path", dir), FILE_TIMEOUT).map(result -> CelldReplies.fileList(dir, result));
+    return call(ref, new CelldRequest.ListDir(dir), FILE_TIMEOUT).map(result -> CelldReplies.fileList(dir, result));
   }
 
   public Uni<FileEntry> stat(SandboxRef ref, String path) {
     String entry = WorkspacePath.entry(path);
-    return call(ref, "stat", args().put("path", entry), FILE_TIMEOUT).map(CelldReplies::fileEntry);
+    return call(ref, new CelldRequest.Stat(entry), FILE_TIMEOUT).map(CelldReplies::fileEntry);
   }
 
   public Uni<FileContent> read(SandboxRef ref, String path) {
     String entry = WorkspacePath.entry(path);
-    return call(ref, "read", args().put("path", entry), FILE_TIMEOUT).map(result -> CelldReplies.fileContent(entry, result));
+    return call(ref, new CelldRequest.Read(entry), FILE_TIMEOUT).map(result -> CelldReplies.fileContent(entry, result));
   }
 
   public Uni<FileWritten> write(SandboxRef ref, String path, String content, String expectedVersion, boolean createParents) {
@@ -68,23 +66,15 @@ public class WorkspaceFiles {
     if (content.length() > Limits.FILE_MAX_BYTES || Utf8.length(content) > Limits.FILE_MAX_BYTES) { // counted, not copied
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "content exceeds " + Limits.FILE_MAX_BYTES + " UTF-8 bytes");
     }
-    ObjectNode args = args().put("path", entry).put("content", content).put("createParents", createParents);
-    if (expectedVersion != null) {
-      if (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS) {
-        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
-      }
-      args.put("expectedVersion", expectedVersion);
+    if (expectedVersion != null && (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS)) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
     }
     // JSON escaping can inflate text up to six-fold past celld's 8 MiB frame; base64 of 2 MB never does.
     // The oversized frame is refused before it is sent, so nothing was written yet.
-    return call(ref, "write", args, FILE_TIMEOUT)
+    return call(ref, new CelldRequest.Write(entry, content, createParents, expectedVersion), FILE_TIMEOUT)
         .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.PAYLOAD_TOO_LARGE)
-        .recoverWithUni(() -> {
-          ObjectNode bytes = args.deepCopy();
-          bytes.remove("content");
-          bytes.put("data", Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
-          return call(ref, "write_bytes", bytes, FILE_TIMEOUT);
-        })
+        .recoverWithUni(() -> call(ref,
+            new CelldRequest.WriteBytes(entry, content.getBytes(StandardCharsets.UTF_8), createParents, expectedVersion), FILE_TIMEOUT))
         .map(result -> CelldReplies.written(entry, result));
   }
 
@@ -99,7 +89,7 @@ public class WorkspaceFiles {
     if (max < 1 || max > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "limit must be 1.." + Limits.FILE_MAX_BYTES);
     }
-    return call(ref, "read_bytes", args().put("path", entry).put("offset", from).put("limit", max), FILE_TIMEOUT)
+    return call(ref, new CelldRequest.ReadBytes(entry, from, max), FILE_TIMEOUT)
         .map(result -> ToolReplies.fileBytes(entry, result));
   }
 
@@ -112,32 +102,30 @@ public class WorkspaceFiles {
     if (data.length > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "data exceeds " + Limits.FILE_MAX_BYTES + " bytes");
     }
-    ObjectNode args = args().put("path", entry).put("data", Base64.getEncoder().encodeToString(data)).put("createParents", createParents);
-    if (expectedVersion != null) {
-      if (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS) {
-        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
-      }
-      args.put("expectedVersion", expectedVersion);
+    if (expectedVersion != null && (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS)) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
     }
-    return call(ref, "write_bytes", args, FILE_TIMEOUT).map(result -> CelldReplies.written(entry, result));
+    // The bytes go into the frame as base64 directly (no base64 string in between).
+    return call(ref, new CelldRequest.WriteBytes(entry, data, createParents, expectedVersion), FILE_TIMEOUT)
+        .map(result -> CelldReplies.written(entry, result));
   }
 
   public Uni<FileChanged> delete(SandboxRef ref, String path, boolean recursive) {
     String entry = WorkspacePath.entry(path);
-    return call(ref, "delete", args().put("path", entry).put("recursive", recursive), FILE_TIMEOUT)
+    return call(ref, new CelldRequest.Delete(entry, recursive), FILE_TIMEOUT)
         .map(result -> new FileChanged(entry, CelldReplies.flag(result, "deleted")));
   }
 
   public Uni<FileChanged> move(SandboxRef ref, String from, String to) {
     String source = WorkspacePath.entry(from);
     String target = WorkspacePath.entry(to);
-    return call(ref, "move", args().put("from", source).put("to", target), FILE_TIMEOUT)
+    return call(ref, new CelldRequest.Move(source, target), FILE_TIMEOUT)
         .map(result -> new FileChanged(target, CelldReplies.flag(result, "moved")));
   }
 
   public Uni<FileChanged> mkdir(SandboxRef ref, String path, boolean parents) {
     String entry = WorkspacePath.entry(path);
-    return call(ref, "mkdir", args().put("path", entry).put("parents", parents), FILE_TIMEOUT)
+    return call(ref, new CelldRequest.Mkdir(entry, parents), FILE_TIMEOUT)
         .map(result -> new FileChanged(entry, CelldReplies.flag(result, "created")));
   }
 
@@ -150,15 +138,11 @@ public class WorkspaceFiles {
     if (hits < 1 || hits > Limits.SEARCH_MAX_HITS) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "maxHits must be 1.." + Limits.SEARCH_MAX_HITS);
     }
-    return call(ref, "search", args().put("path", dir).put("query", query).put("maxHits", hits), SEARCH_TIMEOUT)
+    return call(ref, new CelldRequest.Search(dir, query, hits), SEARCH_TIMEOUT)
         .map(result -> SearchOutputCap.search(CelldReplies.search(result), SearchOutputCap.limit(ref, maxOutputChars)));
   }
 
-  private Uni<JsonNode> call(SandboxRef ref, String op, ObjectNode args, Duration timeout) {
-    return lifecycle.session(ref).onItem().transformToUni(session -> session.call(op, args, timeout));
-  }
-
-  private static ObjectNode args() {
-    return JsonNodeFactory.instance.objectNode();
+  private Uni<JsonNode> call(SandboxRef ref, CelldRequest request, Duration timeout) {
+    return lifecycle.session(ref).onItem().transformToUni(session -> session.call(request, timeout));
   }
 }

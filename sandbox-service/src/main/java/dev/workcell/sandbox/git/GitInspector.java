@@ -1,7 +1,5 @@
 package dev.workcell.sandbox.git;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
@@ -10,11 +8,13 @@ import dev.workcell.contracts.sandbox.GitDiff;
 import dev.workcell.contracts.sandbox.GitQuery;
 import dev.workcell.contracts.sandbox.GitStatus;
 import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.files.WorkspacePath;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.sandbox.lifecycle.SandboxSession;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Git state of the repository at the sandbox root, read by running git inside the sandbox through
@@ -80,19 +80,17 @@ public class GitInspector {
   }
 
   private CommandResult run(GitQuery query, String script, int maxOutput) {
-    ObjectNode env = JsonNodeFactory.instance.objectNode();
+    Map<String, String> env = Map.of();
     if (query.path() != null && !query.path().isEmpty()) {
       String path = WorkspacePath.directory(query.path());
       if (!WorkspacePath.ROOT.equals(path)) {
-        env.put("WORKCELL_GIT_PATH", path);
+        env = Map.of("WORKCELL_GIT_PATH", path);
       }
     }
-    ObjectNode args = JsonNodeFactory.instance.objectNode().put("command", script).put("timeoutSec", TIMEOUT_SEC)
-        .put("quiet", true).put("maxOutput", maxOutput);
-    args.set("env", env);
+    var exec = new CelldRequest.Exec(script, TIMEOUT_SEC, null, env, true, maxOutput);
     CommandResult result;
     try (SandboxSession session = lifecycle.use(query.sandbox())) {
-      result = CelldReplies.commandResult(session.celld().call("exec", args, Duration.ofSeconds(TIMEOUT_SEC + 30)), maxOutput);
+      result = CelldReplies.commandResult(session.celld().call(exec, Duration.ofSeconds(TIMEOUT_SEC + 30)), maxOutput);
     }
     if (result.exitCode() == NOT_A_REPOSITORY) {
       throw new WorkcellException(ErrorCode.NOT_A_REPOSITORY, "the sandbox root is not a git repository");

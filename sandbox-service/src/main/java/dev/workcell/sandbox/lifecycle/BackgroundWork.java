@@ -3,6 +3,7 @@ package dev.workcell.sandbox.lifecycle;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.celld.CelldConnection;
+import dev.workcell.sandbox.celld.CelldRequest;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -15,7 +16,7 @@ public class BackgroundWork {
 
   public boolean hasRunningProcesses(CelldConnection celld) {
     try {
-      JsonNode processes = celld.call("proc_list", null, TIMEOUT).path("processes");
+      JsonNode processes = celld.call(new CelldRequest.ProcList(), TIMEOUT).path("processes");
       if (!processes.isArray()) {
         return false;
       }

@@ -1,9 +1,9 @@
 package dev.workcell.sandbox.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.sandbox.admission.RuntimeAdmission;
 import dev.workcell.sandbox.celld.CelldConnection;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxSpec;
@@ -45,10 +45,10 @@ public final class SandboxSession implements AutoCloseable {
    * Sends one request and ends this session with its reply, holding no thread while celld works:
    * the Uni completes on the connection's reader thread.
    */
-  public Uni<JsonNode> call(String op, ObjectNode args, Duration timeout) {
+  public Uni<JsonNode> call(CelldRequest request, Duration timeout) {
     CompletableFuture<JsonNode> reply;
     try {
-      reply = celld().callAsync(op, args, timeout);
+      reply = celld().callAsync(request, timeout);
     } catch (RuntimeException e) {
       close();
       return Uni.createFrom().failure(e);

@@ -1,6 +1,5 @@
 package dev.workcell.sandbox.preview;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
@@ -8,6 +7,7 @@ import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.sandbox.admission.RuntimeAdmission;
 import dev.workcell.sandbox.celld.CelldReplies;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.SandboxLifecycle;
 import dev.workcell.sandbox.lifecycle.SandboxSession;
@@ -50,8 +50,7 @@ public class PreviewControl {
       if (!session.spec().network()) {
         throw new WorkcellException(ErrorCode.NETWORK_DISABLED, "the task's runtime policy has no network, so it cannot serve a preview");
       }
-      var args = JsonNodeFactory.instance.objectNode().put("command", cmd).put("port", port);
-      var status = CelldReplies.preview(session.celld().call("preview_start", args, START_TIMEOUT));
+      var status = CelldReplies.preview(session.celld().call(new CelldRequest.PreviewStart(cmd, port), START_TIMEOUT));
       return state(ref, session, status);
     }
   }
@@ -62,7 +61,7 @@ public class PreviewControl {
       return stopped(ref);
     }
     try (SandboxSession session = active.get()) {
-      session.celld().call("preview_stop", null, QUICK_TIMEOUT);
+      session.celld().call(new CelldRequest.PreviewStop(), QUICK_TIMEOUT);
       return stopped(ref);
     } finally {
       admission.releaseHold(SandboxKey.of(ref).id(), RuntimeAdmission.PREVIEW);
@@ -75,7 +74,7 @@ public class PreviewControl {
       return stopped(ref);
     }
     try (SandboxSession session = active.get()) {
-      return state(ref, session, CelldReplies.preview(session.celld().call("preview_status", null, QUICK_TIMEOUT)));
+      return state(ref, session, CelldReplies.preview(session.celld().call(new CelldRequest.PreviewStatus(), QUICK_TIMEOUT)));
     }
   }
 

@@ -1,8 +1,6 @@
 package dev.workcell.sandbox.process;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
@@ -13,6 +11,7 @@ import dev.workcell.contracts.sandbox.ProcessList;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.StartProcess;
+import dev.workcell.sandbox.celld.CelldRequest;
 import dev.workcell.sandbox.celld.ToolReplies;
 import dev.workcell.sandbox.exec.CommandEnv;
 import dev.workcell.sandbox.files.WorkspacePath;
@@ -55,16 +54,11 @@ public class BackgroundProcesses {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command must be 1.." + Limits.COMMAND_MAX_CHARS + " characters");
     }
     long waitMs = waitMs(request.waitMs());
-    ObjectNode args = args().put("command", command).put("waitMs", waitMs);
-    if (request.cwd() != null) {
-      args.put("cwd", WorkspacePath.directory(request.cwd()));
-    }
-    if (request.env() != null && !request.env().isEmpty()) {
-      args.set("env", CommandEnv.validate(request.env()));
-    }
-    tail(args, request.tail());
+    CelldRequest.ProcStart start = new CelldRequest.ProcStart(command, waitMs,
+        request.cwd() == null ? null : WorkspacePath.directory(request.cwd()),
+        request.env() == null || request.env().isEmpty() ? null : CommandEnv.validate(request.env()), tail(request.tail()));
     Duration timeout = Duration.ofMillis(waitMs).plus(WAIT_MARGIN);
-    return lifecycle.session(request.sandbox()).onItem().transformToUni(session -> session.call("proc_start", args, timeout))
+    return lifecycle.session(request.sandbox()).onItem().transformToUni(session -> session.call(start, timeout))
         .map(ToolReplies::process);
   }
 
@@ -73,9 +67,8 @@ public class BackgroundProcesses {
     if (request.offset() < 0) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "offset must be ≥ 0");
     }
-    ObjectNode args = args().put("processId", processId(request.processId())).put("offset", request.offset()).put("waitMs", waitMs);
-    tail(args, request.tail());
-    return call(() -> lifecycle.useIfActive(request.sandbox()), "proc_status", args, Duration.ofMillis(waitMs).plus(WAIT_MARGIN))
+    var poll = new CelldRequest.ProcStatus(processId(request.processId()), request.offset(), waitMs, tail(request.tail()));
+    return call(() -> lifecycle.useIfActive(request.sandbox()), poll, Duration.ofMillis(waitMs).plus(WAIT_MARGIN))
         .map(ToolReplies::process);
   }
 
@@ -84,18 +77,18 @@ public class BackgroundProcesses {
     if (input == null || input.getBytes(StandardCharsets.UTF_8).length > INPUT_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "input must be at most " + INPUT_MAX_BYTES + " UTF-8 bytes");
     }
-    ObjectNode args = args().put("processId", processId(request.processId())).put("data", input);
-    return call(() -> lifecycle.useIfActive(request.sandbox()), "proc_input", args, WAIT_MARGIN).map(ToolReplies::process);
+    var stdin = new CelldRequest.ProcInput(processId(request.processId()), input);
+    return call(() -> lifecycle.useIfActive(request.sandbox()), stdin, WAIT_MARGIN).map(ToolReplies::process);
   }
 
   public Uni<ProcessView> kill(KillProcess request) {
-    ObjectNode args = args().put("processId", processId(request.processId())).put("force", request.force());
-    return call(() -> lifecycle.useIfActive(request.sandbox()), "proc_kill", args, KILL_TIMEOUT).map(ToolReplies::process);
+    var kill = new CelldRequest.ProcKill(processId(request.processId()), request.force());
+    return call(() -> lifecycle.useIfActive(request.sandbox()), kill, KILL_TIMEOUT).map(ToolReplies::process);
   }
 
   public Uni<ProcessList> list(SandboxRef ref) {
     return Uni.createFrom().deferred(() -> lifecycle.useIfActive(ref)
-        .map(session -> session.call("proc_list", null, WAIT_MARGIN).map(ToolReplies::processes))
+        .map(session -> session.call(new CelldRequest.ProcList(), WAIT_MARGIN).map(ToolReplies::processes))
         .orElseGet(() -> Uni.createFrom().item(new ProcessList(List.of()))));
   }
 
@@ -104,9 +97,9 @@ public class BackgroundProcesses {
    * Nothing here starts a sandbox (asks Docker nothing), so no worker thread is needed. No active
    * sandbox: {@code not_found}.
    */
-  private Uni<JsonNode> call(Supplier<Optional<SandboxSession>> session, String op, ObjectNode args, Duration timeout) {
+  private Uni<JsonNode> call(Supplier<Optional<SandboxSession>> session, CelldRequest request, Duration timeout) {
     return Uni.createFrom().deferred(() -> session.get()
-        .map(s -> s.call(op, args, timeout))
+        .map(s -> s.call(request, timeout))
         .orElseGet(() -> Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "no such process"))));
   }
 
@@ -118,13 +111,12 @@ public class BackgroundProcesses {
     return value;
   }
 
-  private static void tail(ObjectNode args, Integer tail) {
-    if (tail != null) {
-      if (tail < 0) {
-        throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "tail must be ≥ 0");
-      }
-      args.put("tail", tail);
+  /** The last {@code tail} output entries only; null: all of them. */
+  private static Integer tail(Integer tail) {
+    if (tail != null && tail < 0) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "tail must be ≥ 0");
     }
+    return tail;
   }
 
   /** Ids are celld's 12 hex characters; anything else cannot name a process. */
@@ -133,9 +125,5 @@ public class BackgroundProcesses {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "no such process");
     }
     return id;
-  }
-
-  private static ObjectNode args() {
-    return JsonNodeFactory.instance.objectNode();
   }
 }

@@ -259,11 +259,11 @@ func TestSwapRaceNeverEscapes(t *testing.T) {
 		}
 		w, inside := "w", "inside"
 		loop(func() {
-			if _, err := replied(h.s.write(&request{Op: "write", Path: "race/w", Content: &w})); err == nil {
+			if _, err := replied(h.s.write(&writeArgs{writeTarget: writeTarget{Path: "race/w"}, Content: &w})); err == nil {
 				atomic.AddInt64(&writes, 1)
 			}
-			replied(h.s.write(&request{Op: "write", Path: "racefile", Content: &inside}))
-			replied(h.s.write(&request{Op: "write", Path: "race/deep/w", Content: &w, CreateParents: true}))
+			replied(h.s.write(&writeArgs{writeTarget: writeTarget{Path: "racefile"}, Content: &inside}))
+			replied(h.s.write(&writeArgs{writeTarget: writeTarget{Path: "race/deep/w", CreateParents: true}, Content: &w}))
 			h.s.mkdir("race/m", false)
 			h.s.delete("race/w", false)
 			h.s.delete("race/m", false)

@@ -118,7 +118,18 @@ type execResult struct {
 	TimedOut   bool   `json:"timedOut"`
 }
 
-func (s *server) exec(ctx context.Context, req *request) (any, error) {
+// execArgs are exec's arguments; the request id names its output events.
+type execArgs struct {
+	Command    string            `json:"command"`
+	TimeoutSec *int              `json:"timeoutSec"`
+	Cwd        string            `json:"cwd"`
+	Env        map[string]string `json:"env"`
+	Stdin      *string           `json:"stdin"`
+	Quiet      bool              `json:"quiet"`
+	MaxOutput  *int              `json:"maxOutput"`
+}
+
+func (s *server) exec(ctx context.Context, id int64, req *execArgs) (any, error) {
 	if n := utf8.RuneCountInString(req.Command); n < 1 || n > maxCommandChars {
 		return nil, errf(codeInvalidArgument, "command must be 1..%d characters", maxCommandChars)
 	}
@@ -158,8 +169,8 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	budget := &streamBudget{limit: limit}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout, budget, req.Quiet) }()
-	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf, budget, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(id, "stdout", run.stdout, stdout, budget, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(id, "stderr", run.stderr, stderrBuf, budget, req.Quiet) }()
 
 	timer := time.NewTimer(time.Duration(timeout) * time.Second)
 	defer timer.Stop()

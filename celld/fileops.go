@@ -13,6 +13,17 @@ const (
 	maxListEntries = 1000
 )
 
+// pathArgs are the arguments of list, stat and read.
+type pathArgs struct {
+	Path string `json:"path"`
+}
+
+type readBytesArgs struct {
+	Path   string `json:"path"`
+	Offset *int64 `json:"offset"`
+	Limit  *int64 `json:"limit"`
+}
+
 type entry struct {
 	Name    string `json:"name"`
 	Type    string `json:"type"`

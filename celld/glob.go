@@ -73,7 +73,15 @@ func (g globPattern) match(rel string) bool {
 	return ok[len(names)]
 }
 
-func (s *server) glob(ctx context.Context, req *request) (any, error) {
+type globArgs struct {
+	Path       string `json:"path"`
+	Pattern    string `json:"pattern"`
+	Exclude    string `json:"exclude"`
+	Type       string `json:"type"`
+	MaxResults *int   `json:"maxResults"`
+}
+
+func (s *server) glob(ctx context.Context, req *globArgs) (any, error) {
 	p, perr := cleanPath(req.Path)
 	if perr != nil {
 		return nil, perr

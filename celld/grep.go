@@ -13,6 +13,16 @@ import (
 // grepSkip: grep looks into build output (unlike search) but never into dependencies or VCS data.
 var grepSkip = map[string]bool{"node_modules": true, ".git": true}
 
+type grepArgs struct {
+	Path            string `json:"path"`
+	Query           string `json:"query"`
+	Regex           bool   `json:"regex"`
+	CaseInsensitive bool   `json:"caseInsensitive"`
+	Include         string `json:"include"`
+	MatchPerLine    bool   `json:"matchPerLine"`
+	MaxResults      *int   `json:"maxResults"`
+}
+
 type grepper struct {
 	re        *regexp.Regexp
 	include   string
@@ -24,7 +34,7 @@ type grepper struct {
 
 // grep searches text files with Go's RE2 engine (linear in the input, so no pattern can make it
 // backtrack); a literal query is quoted into the same engine.
-func (s *server) grep(ctx context.Context, req *request) (any, error) {
+func (s *server) grep(ctx context.Context, req *grepArgs) (any, error) {
 	p, perr := cleanPath(req.Path)
 	if perr != nil {
 		return nil, perr

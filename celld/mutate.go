@@ -21,35 +21,76 @@ func (s *server) openParent(p string) (int, string, error) {
 	return fd, name, nil
 }
 
-func (s *server) write(req *request) (any, error) {
+// writeTarget is what write and write_bytes share besides their content.
+type writeTarget struct {
+	Path            string  `json:"path"`
+	ExpectedVersion *string `json:"expectedVersion"`
+	CreateParents   bool    `json:"createParents"`
+	Mode            *uint32 `json:"mode"`
+}
+
+type writeArgs struct {
+	writeTarget
+	Content *string `json:"content"`
+}
+
+type writeBytesArgs struct {
+	writeTarget
+	Data *string `json:"data"`
+}
+
+type mkdirArgs struct {
+	Path    string `json:"path"`
+	Parents bool   `json:"parents"`
+}
+
+type deleteArgs struct {
+	Path      string `json:"path"`
+	Recursive bool   `json:"recursive"`
+}
+
+type moveArgs struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func (s *server) write(req *writeArgs) (any, error) {
 	p, perr := cleanPath(req.Path)
 	if perr != nil {
 		return nil, perr
 	}
-	var data []byte
-	if req.Op == "write" {
-		if req.Content == nil {
-			return nil, errf(codeInvalidArgument, "content is required")
-		}
-		if len(*req.Content) > maxFileBytes {
-			return nil, errf(codeFileTooLarge, "content exceeds %d bytes", maxFileBytes)
-		}
-		data = []byte(*req.Content)
-	} else {
-		if req.Data == nil {
-			return nil, errf(codeInvalidArgument, "data is required")
-		}
-		if base64.StdEncoding.DecodedLen(len(*req.Data)) > maxFileBytes+2 {
-			return nil, errf(codeFileTooLarge, "data exceeds %d bytes", maxFileBytes)
-		}
-		var err error
-		if data, err = base64.StdEncoding.DecodeString(*req.Data); err != nil {
-			return nil, errf(codeInvalidArgument, "data is not valid base64: %v", err)
-		}
-		if len(data) > maxFileBytes {
-			return nil, errf(codeFileTooLarge, "data exceeds %d bytes", maxFileBytes)
-		}
+	if req.Content == nil {
+		return nil, errf(codeInvalidArgument, "content is required")
 	}
+	if len(*req.Content) > maxFileBytes {
+		return nil, errf(codeFileTooLarge, "content exceeds %d bytes", maxFileBytes)
+	}
+	return s.writeFile(p, &req.writeTarget, []byte(*req.Content))
+}
+
+func (s *server) writeBytes(req *writeBytesArgs) (any, error) {
+	p, perr := cleanPath(req.Path)
+	if perr != nil {
+		return nil, perr
+	}
+	if req.Data == nil {
+		return nil, errf(codeInvalidArgument, "data is required")
+	}
+	if base64.StdEncoding.DecodedLen(len(*req.Data)) > maxFileBytes+2 {
+		return nil, errf(codeFileTooLarge, "data exceeds %d bytes", maxFileBytes)
+	}
+	data, err := base64.StdEncoding.DecodeString(*req.Data)
+	if err != nil {
+		return nil, errf(codeInvalidArgument, "data is not valid base64: %v", err)
+	}
+	if len(data) > maxFileBytes {
+		return nil, errf(codeFileTooLarge, "data exceeds %d bytes", maxFileBytes)
+	}
+	return s.writeFile(p, &req.writeTarget, data)
+}
+
+// writeFile replaces p (already clean) with data, atomically, as write and write_bytes do.
+func (s *server) writeFile(p string, req *writeTarget, data []byte) (any, error) {
 	if req.Mode != nil && *req.Mode > 0o777 {
 		return nil, errf(codeInvalidArgument, "mode must be permission bits 0..0777")
 	}

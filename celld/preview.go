@@ -58,6 +58,11 @@ func (pm *previewManager) status() previewStatus {
 	return previewStatus{Running: true, Command: pm.command, Port: pm.port, Pid: pm.pid}
 }
 
+type previewStartArgs struct {
+	Command string `json:"command"`
+	Port    int    `json:"port"`
+}
+
 func (pm *previewManager) start(ctx context.Context, command string, port int) (any, error) {
 	if port < 1 || port > 65535 {
 		return nil, errf(codeInvalidArgument, "port must be 1..65535")

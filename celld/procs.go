@@ -99,7 +99,15 @@ func (t *procTable) prune(now time.Time) {
 	}
 }
 
-func (s *server) procStart(ctx context.Context, req *request) (any, error) {
+type procStartArgs struct {
+	Command string            `json:"command"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+	WaitMs  *int64            `json:"waitMs"`
+	Tail    *int              `json:"tail"`
+}
+
+func (s *server) procStart(ctx context.Context, req *procStartArgs) (any, error) {
 	if n := utf8.RuneCountInString(req.Command); n < 1 || n > maxCommandChars {
 		return nil, errf(codeInvalidArgument, "command must be 1..%d characters", maxCommandChars)
 	}
@@ -259,7 +267,14 @@ func (s *server) lookupProc(id string) (*bgProc, error) {
 	return p, nil
 }
 
-func (s *server) procStatus(ctx context.Context, req *request) (any, error) {
+type procStatusArgs struct {
+	ProcID string `json:"processId"`
+	Offset *int64 `json:"offset"`
+	Tail   *int   `json:"tail"`
+	WaitMs *int64 `json:"waitMs"`
+}
+
+func (s *server) procStatus(ctx context.Context, req *procStatusArgs) (any, error) {
 	p, err := s.lookupProc(req.ProcID)
 	if err != nil {
 		return nil, err
@@ -324,7 +339,12 @@ func (p *bgProc) view() procView {
 	return v
 }
 
-func (s *server) procInput(req *request) (any, error) {
+type procInputArgs struct {
+	ProcID string  `json:"processId"`
+	Data   *string `json:"data"`
+}
+
+func (s *server) procInput(req *procInputArgs) (any, error) {
 	p, err := s.lookupProc(req.ProcID)
 	if err != nil {
 		return nil, err
@@ -360,7 +380,12 @@ func (s *server) procInput(req *request) (any, error) {
 	return p.view(), nil
 }
 
-func (s *server) procKill(ctx context.Context, req *request) (any, error) {
+type procKillArgs struct {
+	ProcID string `json:"processId"`
+	Force  bool   `json:"force"`
+}
+
+func (s *server) procKill(ctx context.Context, req *procKillArgs) (any, error) {
 	p, err := s.lookupProc(req.ProcID)
 	if err != nil {
 		return nil, err

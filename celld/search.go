@@ -27,6 +27,12 @@ type searchHit struct {
 	Text string `json:"text"`
 }
 
+type searchArgs struct {
+	Path    string `json:"path"`
+	Query   string `json:"query"`
+	MaxHits *int   `json:"maxHits"`
+}
+
 type searcher struct {
 	ctx       context.Context
 	needle    []byte

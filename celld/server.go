@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -12,46 +13,19 @@ import (
 	"unicode/utf8"
 )
 
-// request carries every op's arguments; unknown fields are ignored, absent optionals stay nil.
-type request struct {
-	ID              int64             `json:"id"`
-	Op              string            `json:"op"`
-	Target          int64             `json:"target"`
-	Path            string            `json:"path"`
-	From            string            `json:"from"`
-	To              string            `json:"to"`
-	Content         *string           `json:"content"`
-	Data            *string           `json:"data"`
-	ExpectedVersion *string           `json:"expectedVersion"`
-	CreateParents   bool              `json:"createParents"`
-	Mode            *uint32           `json:"mode"`
-	Parents         bool              `json:"parents"`
-	Recursive       bool              `json:"recursive"`
-	Offset          *int64            `json:"offset"`
-	Limit           *int64            `json:"limit"`
-	Query           string            `json:"query"`
-	MaxHits         *int              `json:"maxHits"`
-	Command         string            `json:"command"`
-	TimeoutSec      *int              `json:"timeoutSec"`
-	Cwd             string            `json:"cwd"`
-	Env             map[string]string `json:"env"`
-	Stdin           *string           `json:"stdin"`
-	Port            int               `json:"port"`
-	ProcID          string            `json:"processId"`
-	WaitMs          *int64            `json:"waitMs"`
-	Tail            *int              `json:"tail"`
-	Force           bool              `json:"force"`
-	Regex           bool              `json:"regex"`
-	CaseInsensitive bool              `json:"caseInsensitive"`
-	Include         string            `json:"include"`
-	MatchPerLine    bool              `json:"matchPerLine"`
-	MaxResults      *int              `json:"maxResults"`
-	Pattern         string            `json:"pattern"`
-	Exclude         string            `json:"exclude"`
-	Type            string            `json:"type"`
-	Quiet           bool              `json:"quiet"`
-	MaxOutput       *int              `json:"maxOutput"`
+// envelope is what every request frame carries; the op's own arguments sit beside it in the same
+// object and are decoded into that op's struct (unknown fields are ignored, absent optionals stay nil).
+type envelope struct {
+	ID int64  `json:"id"`
+	Op string `json:"op"`
 }
+
+type cancelArgs struct {
+	Target int64 `json:"target"`
+}
+
+// handler is a request whose arguments are decoded, ready to run in its own goroutine.
+type handler func(ctx context.Context) (any, error)
 
 // server multiplexes concurrent requests from one frame stream.
 type server struct {
@@ -123,19 +97,29 @@ func (s *server) serve(r io.Reader) error {
 		}
 		// One parse on the hot path; only a frame that does not decode is parsed again, to tell a
 		// protocol violation (no object, no valid id: the stream ends) from bad arguments (an error reply).
-		var req request
-		if err := json.Unmarshal(body, &req); err != nil || req.ID <= 0 {
+		var env envelope
+		if err := json.Unmarshal(body, &env); err != nil || env.ID <= 0 {
 			id, _, perr := parseHeader(body)
 			if perr != "" {
 				return s.malformed(perr)
 			}
-			s.out.sendError(id, errf(codeInvalidArgument, "bad arguments: %v", err))
+			s.out.sendError(id, badArguments(err))
 			continue
 		}
-		id, op := req.ID, req.Op
-		if op == "cancel" {
+		id := env.ID
+		if env.Op == "cancel" {
 			// Handled inline so a cancel is never queued behind the work it cancels.
-			s.out.sendResult(id, map[string]bool{"cancelled": s.cancel(req.Target)})
+			var a cancelArgs
+			if err := decodeArgs(body, &a); err != nil {
+				s.out.sendError(id, err)
+				continue
+			}
+			s.out.sendResult(id, map[string]bool{"cancelled": s.cancel(a.Target)})
+			continue
+		}
+		run, aerr := s.bind(id, env.Op, body)
+		if aerr != nil {
+			s.out.sendError(id, aerr)
 			continue
 		}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -161,7 +145,7 @@ func (s *server) serve(r io.Reader) error {
 					s.scheduleTrim()
 				}
 			}()
-			s.dispatch(ctx, &req)
+			s.dispatch(ctx, id, run)
 		}()
 	}
 }
@@ -219,65 +203,102 @@ func splitReply(res any) (any, func()) {
 	return res, func() {}
 }
 
-func (s *server) dispatch(ctx context.Context, req *request) {
-	res, err := s.handle(ctx, req)
+func (s *server) dispatch(ctx context.Context, id int64, run handler) {
+	res, err := run(ctx)
 	if err != nil {
-		s.out.sendError(req.ID, fsError(err, "request"))
+		s.out.sendError(id, fsError(err, "request"))
 		return
 	}
 	reply, then := splitReply(res)
-	s.out.sendResult(req.ID, reply)
+	s.out.sendResult(id, reply)
 	then()
 }
 
-func (s *server) handle(ctx context.Context, req *request) (any, error) {
-	switch req.Op {
+// badArguments is the reply to arguments of the wrong JSON type. A type error names the struct it
+// was decoding into; every op's is called "request", as when one struct carried all arguments.
+func badArguments(err error) *opError {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Struct != "" {
+		named := *te
+		named.Struct = "request"
+		err = &named
+	}
+	return errf(codeInvalidArgument, "bad arguments: %v", err)
+}
+
+// decodeArgs decodes a request frame's arguments into one op's struct.
+func decodeArgs(body []byte, args any) *opError {
+	if err := json.Unmarshal(body, args); err != nil {
+		return badArguments(err)
+	}
+	return nil
+}
+
+// bindArgs decodes an op's arguments now, so bad ones are answered before the request is in flight.
+func bindArgs[A any](body []byte, run func(ctx context.Context, a *A) (any, error)) (handler, *opError) {
+	a := new(A)
+	if err := decodeArgs(body, a); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (any, error) { return run(ctx, a) }, nil
+}
+
+// bind decodes the arguments of op and returns the handler that runs it. An unknown or missing op
+// is still a handler (its error reply comes from the goroutine, like every other op's).
+func (s *server) bind(id int64, op string, body []byte) (handler, *opError) {
+	switch op {
 	case "ping":
-		return map[string]any{"version": version, "pid": pid()}, nil
+		return func(context.Context) (any, error) { return map[string]any{"version": version, "pid": pid()}, nil }, nil
 	case "list":
-		return s.list(req.Path)
+		return bindArgs(body, func(_ context.Context, a *pathArgs) (any, error) { return s.list(a.Path) })
 	case "stat":
-		return s.stat(req.Path)
+		return bindArgs(body, func(_ context.Context, a *pathArgs) (any, error) { return s.stat(a.Path) })
 	case "read":
-		return s.read(req.Path)
+		return bindArgs(body, func(_ context.Context, a *pathArgs) (any, error) { return s.read(a.Path) })
 	case "read_bytes":
-		return s.readBytes(req.Path, req.Offset, req.Limit)
-	case "write", "write_bytes":
-		return s.write(req)
+		return bindArgs(body, func(_ context.Context, a *readBytesArgs) (any, error) { return s.readBytes(a.Path, a.Offset, a.Limit) })
+	case "write":
+		return bindArgs(body, func(_ context.Context, a *writeArgs) (any, error) { return s.write(a) })
+	case "write_bytes":
+		return bindArgs(body, func(_ context.Context, a *writeBytesArgs) (any, error) { return s.writeBytes(a) })
 	case "mkdir":
-		return s.mkdir(req.Path, req.Parents)
+		return bindArgs(body, func(_ context.Context, a *mkdirArgs) (any, error) { return s.mkdir(a.Path, a.Parents) })
 	case "delete":
-		return s.delete(req.Path, req.Recursive)
+		return bindArgs(body, func(_ context.Context, a *deleteArgs) (any, error) { return s.delete(a.Path, a.Recursive) })
 	case "move":
-		return s.move(req.From, req.To)
+		return bindArgs(body, func(_ context.Context, a *moveArgs) (any, error) { return s.move(a.From, a.To) })
 	case "search":
-		return s.search(ctx, req.Path, req.Query, req.MaxHits)
+		return bindArgs(body, func(ctx context.Context, a *searchArgs) (any, error) {
+			return s.search(ctx, a.Path, a.Query, a.MaxHits)
+		})
 	case "exec":
-		return s.exec(ctx, req)
+		return bindArgs(body, func(ctx context.Context, a *execArgs) (any, error) { return s.exec(ctx, id, a) })
 	case "proc_start":
-		return s.procStart(ctx, req)
+		return bindArgs(body, s.procStart)
 	case "proc_status":
-		return s.procStatus(ctx, req)
+		return bindArgs(body, s.procStatus)
 	case "proc_input":
-		return s.procInput(req)
+		return bindArgs(body, func(_ context.Context, a *procInputArgs) (any, error) { return s.procInput(a) })
 	case "proc_kill":
-		return s.procKill(ctx, req)
+		return bindArgs(body, s.procKill)
 	case "proc_list":
-		return s.procList()
+		return func(context.Context) (any, error) { return s.procList() }, nil
 	case "grep":
-		return s.grep(ctx, req)
+		return bindArgs(body, s.grep)
 	case "glob":
-		return s.glob(ctx, req)
+		return bindArgs(body, s.glob)
 	case "preview_start":
-		return s.preview.start(ctx, req.Command, req.Port)
+		return bindArgs(body, func(ctx context.Context, a *previewStartArgs) (any, error) {
+			return s.preview.start(ctx, a.Command, a.Port)
+		})
 	case "preview_stop":
-		return s.preview.stop()
+		return func(context.Context) (any, error) { return s.preview.stop() }, nil
 	case "preview_status":
-		return s.preview.status(), nil
+		return func(context.Context) (any, error) { return s.preview.status(), nil }, nil
 	case "":
-		return nil, errf(codeInvalidArgument, "missing op")
+		return func(context.Context) (any, error) { return nil, errf(codeInvalidArgument, "missing op") }, nil
 	default:
-		return nil, errf(codeInvalidArgument, "unknown op %q", req.Op)
+		return func(context.Context) (any, error) { return nil, errf(codeInvalidArgument, "unknown op %q", op) }, nil
 	}
 }
 

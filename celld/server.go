@@ -11,6 +11,13 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/fileops"
+	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/preview"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/wire"
 )
 
 // envelope is what every request frame carries; the op's own arguments sit beside it in the same
@@ -29,13 +36,10 @@ type handler func(ctx context.Context) (any, error)
 
 // server multiplexes concurrent requests from one frame stream.
 type server struct {
-	root      *Root
-	maxOutput int
-	out       *frameWriter
-	jobs      *jobTable
-	preview   *previewManager
-	procs     *procTable
-	writeMu   sync.Mutex // makes expectedVersion check + rename atomic with respect to other celld writes
+	out     *framing.Writer
+	files   *fileops.Files
+	procs   *procs.Manager
+	preview *preview.Manager
 
 	mu       sync.Mutex
 	inflight map[int64]context.CancelFunc
@@ -63,17 +67,16 @@ func (s *server) scheduleTrim() {
 	s.trim.Reset(2 * time.Second)
 }
 
-func newServer(root *Root, maxOutput int, w io.Writer) *server {
-	s := &server{
-		root:      root,
-		maxOutput: maxOutput,
-		out:       &frameWriter{w: w},
-		jobs:      newJobTable(),
-		inflight:  map[int64]context.CancelFunc{},
-		procs:     newProcTable(),
+func newServer(root *confine.Root, maxOutput int, w io.Writer) *server {
+	out := framing.NewWriter(w)
+	runner := procs.New(root, maxOutput, out)
+	return &server{
+		out:      out,
+		files:    fileops.New(root),
+		procs:    runner,
+		preview:  preview.New(root, runner),
+		inflight: map[int64]context.CancelFunc{},
 	}
-	s.preview = newPreviewManager(s)
-	return s
 }
 
 // errMalformed ends the stream: celld answers id 0 and exits non-zero so the caller restarts it.
@@ -85,7 +88,7 @@ func (e errMalformed) Error() string { return "malformed frame: " + e.msg }
 func (s *server) serve(r io.Reader) error {
 	defer s.shutdown()
 	for {
-		body, err := readFrame(r)
+		body, err := framing.ReadFrame(r)
 		if err == io.EOF {
 			return nil
 		}
@@ -103,7 +106,7 @@ func (s *server) serve(r io.Reader) error {
 			if perr != "" {
 				return s.malformed(perr)
 			}
-			s.out.sendError(id, badArguments(err))
+			s.out.SendError(id, badArguments(err))
 			continue
 		}
 		id := env.ID
@@ -111,15 +114,15 @@ func (s *server) serve(r io.Reader) error {
 			// Handled inline so a cancel is never queued behind the work it cancels.
 			var a cancelArgs
 			if err := decodeArgs(body, &a); err != nil {
-				s.out.sendError(id, err)
+				s.out.SendError(id, err)
 				continue
 			}
-			s.out.sendResult(id, map[string]bool{"cancelled": s.cancel(a.Target)})
+			s.out.SendResult(id, map[string]bool{"cancelled": s.cancel(a.Target)})
 			continue
 		}
 		run, aerr := s.bind(id, env.Op, body)
 		if aerr != nil {
-			s.out.sendError(id, aerr)
+			s.out.SendError(id, aerr)
 			continue
 		}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -127,7 +130,7 @@ func (s *server) serve(r io.Reader) error {
 		if _, dup := s.inflight[id]; dup {
 			s.mu.Unlock()
 			cancel()
-			s.out.sendError(id, errf(codeInvalidArgument, "id %d is already in flight", id))
+			s.out.SendError(id, wire.Errf(wire.CodeInvalidArgument, "id %d is already in flight", id))
 			continue
 		}
 		s.inflight[id] = cancel
@@ -151,7 +154,7 @@ func (s *server) serve(r io.Reader) error {
 }
 
 func (s *server) malformed(msg string) error {
-	s.out.sendError(0, errf(codeInvalidArgument, "malformed frame: %s", msg))
+	s.out.SendError(0, wire.Errf(wire.CodeInvalidArgument, "malformed frame: %s", msg))
 	return errMalformed{msg}
 }
 
@@ -188,46 +191,31 @@ func (s *server) cancel(target int64) bool {
 	return ok
 }
 
-// afterReply is a result whose finishing work (durability, releasing resources) runs once the
-// reply is on its way: it matters to the sandbox, not to the caller's latency.
-type afterReply struct {
-	result any
-	then   func()
-}
-
-// splitReply separates a handler's result into the reply and the work that follows it.
-func splitReply(res any) (any, func()) {
-	if a, ok := res.(afterReply); ok {
-		return a.result, a.then
-	}
-	return res, func() {}
-}
-
 func (s *server) dispatch(ctx context.Context, id int64, run handler) {
 	res, err := run(ctx)
 	if err != nil {
-		s.out.sendError(id, fsError(err, "request"))
+		s.out.SendError(id, wire.FSError(err, "request"))
 		return
 	}
-	reply, then := splitReply(res)
-	s.out.sendResult(id, reply)
+	reply, then := wire.SplitReply(res)
+	s.out.SendResult(id, reply)
 	then()
 }
 
 // badArguments is the reply to arguments of the wrong JSON type. A type error names the struct it
 // was decoding into; every op's is called "request", as when one struct carried all arguments.
-func badArguments(err error) *opError {
+func badArguments(err error) *wire.OpError {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Struct != "" {
 		named := *te
 		named.Struct = "request"
 		err = &named
 	}
-	return errf(codeInvalidArgument, "bad arguments: %v", err)
+	return wire.Errf(wire.CodeInvalidArgument, "bad arguments: %v", err)
 }
 
 // decodeArgs decodes a request frame's arguments into one op's struct.
-func decodeArgs(body []byte, args any) *opError {
+func decodeArgs(body []byte, args any) *wire.OpError {
 	if err := json.Unmarshal(body, args); err != nil {
 		return badArguments(err)
 	}
@@ -235,7 +223,7 @@ func decodeArgs(body []byte, args any) *opError {
 }
 
 // bindArgs decodes an op's arguments now, so bad ones are answered before the request is in flight.
-func bindArgs[A any](body []byte, run func(ctx context.Context, a *A) (any, error)) (handler, *opError) {
+func bindArgs[A any](body []byte, run func(ctx context.Context, a *A) (any, error)) (handler, *wire.OpError) {
 	a := new(A)
 	if err := decodeArgs(body, a); err != nil {
 		return nil, err
@@ -245,60 +233,66 @@ func bindArgs[A any](body []byte, run func(ctx context.Context, a *A) (any, erro
 
 // bind decodes the arguments of op and returns the handler that runs it. An unknown or missing op
 // is still a handler (its error reply comes from the goroutine, like every other op's).
-func (s *server) bind(id int64, op string, body []byte) (handler, *opError) {
+func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError) {
 	switch op {
 	case "ping":
 		return func(context.Context) (any, error) { return map[string]any{"version": version, "pid": pid()}, nil }, nil
 	case "list":
-		return bindArgs(body, func(_ context.Context, a *pathArgs) (any, error) { return s.list(a.Path) })
+		return bindArgs(body, func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.List(a.Path) })
 	case "stat":
-		return bindArgs(body, func(_ context.Context, a *pathArgs) (any, error) { return s.stat(a.Path) })
+		return bindArgs(body, func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.Stat(a.Path) })
 	case "read":
-		return bindArgs(body, func(_ context.Context, a *pathArgs) (any, error) { return s.read(a.Path) })
+		return bindArgs(body, func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.Read(a.Path) })
 	case "read_bytes":
-		return bindArgs(body, func(_ context.Context, a *readBytesArgs) (any, error) { return s.readBytes(a.Path, a.Offset, a.Limit) })
+		return bindArgs(body, func(_ context.Context, a *fileops.ReadBytesArgs) (any, error) {
+			return s.files.ReadBytes(a.Path, a.Offset, a.Limit)
+		})
 	case "write":
-		return bindArgs(body, func(_ context.Context, a *writeArgs) (any, error) { return s.write(a) })
+		return bindArgs(body, func(_ context.Context, a *fileops.WriteArgs) (any, error) { return s.files.Write(a) })
 	case "write_bytes":
-		return bindArgs(body, func(_ context.Context, a *writeBytesArgs) (any, error) { return s.writeBytes(a) })
+		return bindArgs(body, func(_ context.Context, a *fileops.WriteBytesArgs) (any, error) { return s.files.WriteBytes(a) })
 	case "mkdir":
-		return bindArgs(body, func(_ context.Context, a *mkdirArgs) (any, error) { return s.mkdir(a.Path, a.Parents) })
+		return bindArgs(body, func(_ context.Context, a *fileops.MkdirArgs) (any, error) { return s.files.Mkdir(a.Path, a.Parents) })
 	case "delete":
-		return bindArgs(body, func(_ context.Context, a *deleteArgs) (any, error) { return s.delete(a.Path, a.Recursive) })
+		return bindArgs(body, func(_ context.Context, a *fileops.DeleteArgs) (any, error) {
+			return s.files.Delete(a.Path, a.Recursive)
+		})
 	case "move":
-		return bindArgs(body, func(_ context.Context, a *moveArgs) (any, error) { return s.move(a.From, a.To) })
+		return bindArgs(body, func(_ context.Context, a *fileops.MoveArgs) (any, error) { return s.files.Move(a.From, a.To) })
 	case "search":
-		return bindArgs(body, func(ctx context.Context, a *searchArgs) (any, error) {
-			return s.search(ctx, a.Path, a.Query, a.MaxHits)
+		return bindArgs(body, func(ctx context.Context, a *fileops.SearchArgs) (any, error) {
+			return s.files.Search(ctx, a.Path, a.Query, a.MaxHits)
 		})
 	case "exec":
-		return bindArgs(body, func(ctx context.Context, a *execArgs) (any, error) { return s.exec(ctx, id, a) })
+		return bindArgs(body, func(ctx context.Context, a *procs.ExecArgs) (any, error) { return s.procs.Exec(ctx, id, a) })
 	case "proc_start":
-		return bindArgs(body, s.procStart)
+		return bindArgs(body, s.procs.ProcStart)
 	case "proc_status":
-		return bindArgs(body, s.procStatus)
+		return bindArgs(body, s.procs.ProcStatus)
 	case "proc_input":
-		return bindArgs(body, func(_ context.Context, a *procInputArgs) (any, error) { return s.procInput(a) })
+		return bindArgs(body, func(_ context.Context, a *procs.ProcInputArgs) (any, error) { return s.procs.ProcInput(a) })
 	case "proc_kill":
-		return bindArgs(body, s.procKill)
+		return bindArgs(body, s.procs.ProcKill)
 	case "proc_list":
-		return func(context.Context) (any, error) { return s.procList() }, nil
+		return func(context.Context) (any, error) { return s.procs.ProcList() }, nil
 	case "grep":
-		return bindArgs(body, s.grep)
+		return bindArgs(body, s.files.Grep)
 	case "glob":
-		return bindArgs(body, s.glob)
+		return bindArgs(body, s.files.Glob)
 	case "preview_start":
-		return bindArgs(body, func(ctx context.Context, a *previewStartArgs) (any, error) {
-			return s.preview.start(ctx, a.Command, a.Port)
+		return bindArgs(body, func(ctx context.Context, a *preview.StartArgs) (any, error) {
+			return s.preview.Start(ctx, a.Command, a.Port)
 		})
 	case "preview_stop":
-		return func(context.Context) (any, error) { return s.preview.stop() }, nil
+		return func(context.Context) (any, error) { return s.preview.Stop() }, nil
 	case "preview_status":
-		return func(context.Context) (any, error) { return s.preview.status(), nil }, nil
+		return func(context.Context) (any, error) { return s.preview.Status(), nil }, nil
 	case "":
-		return func(context.Context) (any, error) { return nil, errf(codeInvalidArgument, "missing op") }, nil
+		return func(context.Context) (any, error) { return nil, wire.Errf(wire.CodeInvalidArgument, "missing op") }, nil
 	default:
-		return func(context.Context) (any, error) { return nil, errf(codeInvalidArgument, "unknown op %q", op) }, nil
+		return func(context.Context) (any, error) {
+			return nil, wire.Errf(wire.CodeInvalidArgument, "unknown op %q", op)
+		}, nil
 	}
 }
 
@@ -311,8 +305,8 @@ func (s *server) doShutdown() {
 		c()
 	}
 	s.mu.Unlock()
-	s.preview.stop()
-	s.killAllProcs()
+	s.preview.Stop()
+	s.procs.KillAllProcs()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
@@ -320,5 +314,5 @@ func (s *server) doShutdown() {
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(stderr, "celld: handlers did not finish within 10s of shutdown")
 	}
-	s.jobs.killAll()
+	s.procs.KillAllJobs()
 }

@@ -12,27 +12,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func TestCleanPathRules(t *testing.T) {
-	ok := map[string]string{"": ".", ".": ".", "a": "a", "a/b.txt": "a/b.txt", "ä/ü": "ä/ü", ".hidden": ".hidden", "a..b": "a..b"}
-	for in, want := range ok {
-		got, err := cleanPath(in)
-		if err != nil || got != want {
-			t.Errorf("cleanPath(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	bad := []string{"/etc/passwd", "../x", "a/../b", "a/..", "..", "a\\b", "a\x00b", "a//b", "a/", "./a", "a/./b",
-		strings.Repeat("a", 1025), strings.Repeat("a/", 512) + "bc"}
-	for _, in := range bad {
-		if _, err := cleanPath(in); err == nil || err.Code != codeInvalidPath {
-			t.Errorf("cleanPath(%q) = %v; want invalid_path", in, err)
-		}
-	}
-	if _, err := cleanPath(strings.Repeat("a", 1024)); err != nil {
-		t.Errorf("1024 bytes must be accepted: %v", err)
-	}
-}
+	"workcell.dev/celld/internal/fileops"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
+)
 
 // escapeFixture builds a workspace full of traps and an outside directory holding a secret.
 type escapeFixture struct {
@@ -105,56 +89,56 @@ func TestEscapeCorpusIsRefused(t *testing.T) {
 			code string
 		}{
 			// read
-			{map[string]any{"op": "read", "path": "/etc/passwd"}, codeInvalidPath},
-			{map[string]any{"op": "read", "path": "../../etc/passwd"}, codeInvalidPath},
-			{map[string]any{"op": "read", "path": "dir\\file.txt"}, codeInvalidPath},
-			{map[string]any{"op": "read", "path": "dir/file.txt\x00"}, codeInvalidPath},
-			{map[string]any{"op": "read", "path": long}, codeInvalidPath},
-			{map[string]any{"op": "read", "path": "link_passwd"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "link_procroot/etc/passwd"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "link_procfd/0"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "link_outside/secret.txt"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "link_rel_out/secret.txt"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "link_dotdot/etc/passwd"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "dir/link_loop"}, codePathEscape},
-			{map[string]any{"op": "read", "path": "dangling"}, codeNotFound},
-			{map[string]any{"op": "read", "path": "fifo"}, codeNotRegularFile},
-			{map[string]any{"op": "read", "path": "dir"}, codeIsADirectory},
-			{map[string]any{"op": "read_bytes", "path": "link_passwd"}, codePathEscape},
-			{map[string]any{"op": "read_bytes", "path": "fifo"}, codeNotRegularFile},
+			{map[string]any{"op": "read", "path": "/etc/passwd"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "read", "path": "../../etc/passwd"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "read", "path": "dir\\file.txt"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "read", "path": "dir/file.txt\x00"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "read", "path": long}, wire.CodeInvalidPath},
+			{map[string]any{"op": "read", "path": "link_passwd"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "link_procroot/etc/passwd"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "link_procfd/0"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "link_outside/secret.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "link_rel_out/secret.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "link_dotdot/etc/passwd"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "dir/link_loop"}, wire.CodePathEscape},
+			{map[string]any{"op": "read", "path": "dangling"}, wire.CodeNotFound},
+			{map[string]any{"op": "read", "path": "fifo"}, wire.CodeNotRegularFile},
+			{map[string]any{"op": "read", "path": "dir"}, wire.CodeIsADirectory},
+			{map[string]any{"op": "read_bytes", "path": "link_passwd"}, wire.CodePathEscape},
+			{map[string]any{"op": "read_bytes", "path": "fifo"}, wire.CodeNotRegularFile},
 			// write: links are never written through, not even inside the root
-			{map[string]any{"op": "write", "path": "link_passwd", "content": "x"}, codePathEscape},
-			{map[string]any{"op": "write", "path": "link_outside/new.txt", "content": "x"}, codePathEscape},
-			{map[string]any{"op": "write", "path": "link_outside/secret.txt", "content": "x"}, codePathEscape},
-			{map[string]any{"op": "write", "path": "link_in/new.txt", "content": "x"}, codePathEscape},
-			{map[string]any{"op": "write", "path": "link_file_in", "content": "x"}, codePathEscape},
-			{map[string]any{"op": "write", "path": "dangling", "content": "x"}, codePathEscape},
-			{map[string]any{"op": "write", "path": "fifo", "content": "x"}, codeNotRegularFile},
-			{map[string]any{"op": "write", "path": "../escape.txt", "content": "x"}, codeInvalidPath},
-			{map[string]any{"op": "write", "path": f.outside + "/new.txt", "content": "x"}, codeInvalidPath},
-			{map[string]any{"op": "write", "path": "link_outside/a/b.txt", "content": "x", "createParents": true}, codePathEscape},
-			{map[string]any{"op": "write_bytes", "path": "link_outside/new.bin", "data": "eA=="}, codePathEscape},
-			{map[string]any{"op": "mkdir", "path": "link_outside/d"}, codePathEscape},
-			{map[string]any{"op": "mkdir", "path": "link_outside/d/e", "parents": true}, codePathEscape},
-			{map[string]any{"op": "mkdir", "path": "link_in/d"}, codePathEscape},
+			{map[string]any{"op": "write", "path": "link_passwd", "content": "x"}, wire.CodePathEscape},
+			{map[string]any{"op": "write", "path": "link_outside/new.txt", "content": "x"}, wire.CodePathEscape},
+			{map[string]any{"op": "write", "path": "link_outside/secret.txt", "content": "x"}, wire.CodePathEscape},
+			{map[string]any{"op": "write", "path": "link_in/new.txt", "content": "x"}, wire.CodePathEscape},
+			{map[string]any{"op": "write", "path": "link_file_in", "content": "x"}, wire.CodePathEscape},
+			{map[string]any{"op": "write", "path": "dangling", "content": "x"}, wire.CodePathEscape},
+			{map[string]any{"op": "write", "path": "fifo", "content": "x"}, wire.CodeNotRegularFile},
+			{map[string]any{"op": "write", "path": "../escape.txt", "content": "x"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "write", "path": f.outside + "/new.txt", "content": "x"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "write", "path": "link_outside/a/b.txt", "content": "x", "createParents": true}, wire.CodePathEscape},
+			{map[string]any{"op": "write_bytes", "path": "link_outside/new.bin", "data": "eA=="}, wire.CodePathEscape},
+			{map[string]any{"op": "mkdir", "path": "link_outside/d"}, wire.CodePathEscape},
+			{map[string]any{"op": "mkdir", "path": "link_outside/d/e", "parents": true}, wire.CodePathEscape},
+			{map[string]any{"op": "mkdir", "path": "link_in/d"}, wire.CodePathEscape},
 			// delete / move
-			{map[string]any{"op": "delete", "path": "link_outside/secret.txt"}, codePathEscape},
-			{map[string]any{"op": "delete", "path": "link_in/file.txt"}, codePathEscape},
-			{map[string]any{"op": "delete", "path": ""}, codeInvalidArgument},
-			{map[string]any{"op": "delete", "path": "../x"}, codeInvalidPath},
-			{map[string]any{"op": "move", "from": "link_outside/secret.txt", "to": "stolen.txt"}, codePathEscape},
-			{map[string]any{"op": "move", "from": "dir/file.txt", "to": "link_outside/planted.txt"}, codePathEscape},
-			{map[string]any{"op": "move", "from": "dir/file.txt", "to": "/tmp/planted.txt"}, codeInvalidPath},
+			{map[string]any{"op": "delete", "path": "link_outside/secret.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "delete", "path": "link_in/file.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "delete", "path": ""}, wire.CodeInvalidArgument},
+			{map[string]any{"op": "delete", "path": "../x"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "move", "from": "link_outside/secret.txt", "to": "stolen.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "move", "from": "dir/file.txt", "to": "link_outside/planted.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "move", "from": "dir/file.txt", "to": "/tmp/planted.txt"}, wire.CodeInvalidPath},
 			// list / stat / search / exec cwd
-			{map[string]any{"op": "list", "path": "link_outside"}, codePathEscape},
-			{map[string]any{"op": "list", "path": "link_procroot"}, codePathEscape},
-			{map[string]any{"op": "list", "path": "link_dotdot"}, codePathEscape},
-			{map[string]any{"op": "list", "path": "fifo"}, codeNotADirectory},
-			{map[string]any{"op": "list", "path": "/"}, codeInvalidPath},
-			{map[string]any{"op": "stat", "path": "link_outside/secret.txt"}, codePathEscape},
-			{map[string]any{"op": "search", "path": "link_outside", "query": "TOP"}, codePathEscape},
-			{map[string]any{"op": "search", "path": "fifo", "query": "x"}, codeNotRegularFile},
-			{map[string]any{"op": "exec", "command": "pwd", "cwd": "link_outside"}, codePathEscape},
+			{map[string]any{"op": "list", "path": "link_outside"}, wire.CodePathEscape},
+			{map[string]any{"op": "list", "path": "link_procroot"}, wire.CodePathEscape},
+			{map[string]any{"op": "list", "path": "link_dotdot"}, wire.CodePathEscape},
+			{map[string]any{"op": "list", "path": "fifo"}, wire.CodeNotADirectory},
+			{map[string]any{"op": "list", "path": "/"}, wire.CodeInvalidPath},
+			{map[string]any{"op": "stat", "path": "link_outside/secret.txt"}, wire.CodePathEscape},
+			{map[string]any{"op": "search", "path": "link_outside", "query": "TOP"}, wire.CodePathEscape},
+			{map[string]any{"op": "search", "path": "fifo", "query": "x"}, wire.CodeNotRegularFile},
+			{map[string]any{"op": "exec", "command": "pwd", "cwd": "link_outside"}, wire.CodePathEscape},
 		}
 		for _, c := range cases {
 			m := h.callWithin(c.req, 5*time.Second)
@@ -176,7 +160,7 @@ func TestEscapeCorpusIsRefused(t *testing.T) {
 		}
 		decode[map[string]any](t, h.call(map[string]any{"op": "list", "path": "link_in"}))
 		// stat and list report links themselves, never their targets.
-		st := decode[entry](t, h.call(map[string]any{"op": "stat", "path": "link_outside"}))
+		st := decode[fileops.Entry](t, h.call(map[string]any{"op": "stat", "path": "link_outside"}))
 		if st.Type != "symlink" {
 			t.Errorf("stat of a link: %+v", st)
 		}
@@ -236,57 +220,57 @@ func TestSwapRaceNeverEscapes(t *testing.T) {
 			}()
 		}
 		loop(func() {
-			renameat2(-100, h.path("race"), -100, h.path("alt"), renameExchange)
-			renameat2(-100, h.path("racefile"), -100, h.path("altfile"), renameExchange)
+			sys.Renameat2(-100, h.path("race"), -100, h.path("alt"), sys.RenameExchange)
+			sys.Renameat2(-100, h.path("racefile"), -100, h.path("altfile"), sys.RenameExchange)
 			atomic.AddInt64(&swaps, 1)
 			runtime.Gosched()
 		})
 		for i := 0; i < 2; i++ {
 			loop(func() {
-				if res, err := h.s.read("race/f"); err == nil {
+				if res, err := h.s.files.Read("race/f"); err == nil {
 					atomic.AddInt64(&oks, 1)
 					if res.(map[string]any)["content"] != "inside" {
 						atomic.AddInt64(&escapes, 1)
 					}
 				}
-				if res, err := h.s.read("racefile"); err == nil && res.(map[string]any)["content"] != "inside" {
+				if res, err := h.s.files.Read("racefile"); err == nil && res.(map[string]any)["content"] != "inside" {
 					atomic.AddInt64(&escapes, 1)
 				}
-				if res, err := h.s.readBytes("race/f", nil, nil); err == nil && res.(map[string]any)["data"] != "aW5zaWRl" {
+				if res, err := h.s.files.ReadBytes("race/f", nil, nil); err == nil && res.(map[string]any)["data"] != "aW5zaWRl" {
 					atomic.AddInt64(&escapes, 1)
 				}
 			})
 		}
 		w, inside := "w", "inside"
 		loop(func() {
-			if _, err := replied(h.s.write(&request{Op: "write", Path: "race/w", Content: &w})); err == nil {
+			if _, err := replied(h.s.files.Write(&fileops.WriteArgs{WriteTarget: fileops.WriteTarget{Path: "race/w"}, Content: &w})); err == nil {
 				atomic.AddInt64(&writes, 1)
 			}
-			replied(h.s.write(&request{Op: "write", Path: "racefile", Content: &inside}))
-			replied(h.s.write(&request{Op: "write", Path: "race/deep/w", Content: &w, CreateParents: true}))
-			h.s.mkdir("race/m", false)
-			h.s.delete("race/w", false)
-			h.s.delete("race/m", false)
-			h.s.delete("race/deep", true)
+			replied(h.s.files.Write(&fileops.WriteArgs{WriteTarget: fileops.WriteTarget{Path: "racefile"}, Content: &inside}))
+			replied(h.s.files.Write(&fileops.WriteArgs{WriteTarget: fileops.WriteTarget{Path: "race/deep/w", CreateParents: true}, Content: &w}))
+			h.s.files.Mkdir("race/m", false)
+			h.s.files.Delete("race/w", false)
+			h.s.files.Delete("race/m", false)
+			h.s.files.Delete("race/deep", true)
 		})
 		loop(func() {
-			if res, err := h.s.list("race"); err == nil {
-				for _, e := range res.(map[string]any)["entries"].([]entry) {
+			if res, err := h.s.files.List("race"); err == nil {
+				for _, e := range res.(map[string]any)["entries"].([]fileops.Entry) {
 					if e.Name == "only-outside" {
 						atomic.AddInt64(&escapes, 1)
 					}
 				}
 			}
-			if _, err := h.s.stat("race/only-outside"); err == nil {
+			if _, err := h.s.files.Stat("race/only-outside"); err == nil {
 				atomic.AddInt64(&escapes, 1)
 			}
-			if res, err := h.s.search(context.Background(), "race", "topsecret", nil); err == nil && len(res.(map[string]any)["hits"].([]searchHit)) > 0 {
+			if res, err := h.s.files.Search(context.Background(), "race", "topsecret", nil); err == nil && len(res.(map[string]any)["hits"].([]fileops.SearchHit)) > 0 {
 				atomic.AddInt64(&escapes, 1)
 			}
 		})
 		loop(func() {
-			h.s.move("race/x", "race/y")
-			h.s.move("race/y", "race/x")
+			h.s.files.Move("race/x", "race/y")
+			h.s.files.Move("race/y", "race/x")
 		})
 		time.Sleep(1500 * time.Millisecond)
 		for end := time.Now().Add(15 * time.Second); atomic.LoadInt64(&swaps) < 3000 && time.Now().Before(end); {

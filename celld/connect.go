@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"workcell.dev/celld/internal/framing"
 )
 
 // With --connect, frames travel over a unix socket that sandbox-service listens on (a directory
@@ -52,7 +54,7 @@ func dialCaller(path, token string) (*os.File, error) {
 		return nil, fmt.Errorf("connect %s: %v", path, err)
 	}
 	conn := pollable(fd, path)
-	hello, err := encodeFrame(map[string]string{"hello": token})
+	hello, err := framing.EncodeFrame(map[string]string{"hello": token})
 	if err == nil {
 		_, err = conn.Write(hello)
 	}

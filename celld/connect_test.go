@@ -10,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/procs"
 )
 
 // startConnected runs the binary with --connect: it reads the token from stdin and dials back.
@@ -28,7 +31,7 @@ func startConnected(t *testing.T, token string) (*exec.Cmd, io.WriteCloser, net.
 	}
 	var stderrText strings.Builder
 	cmd.Stderr = &stderrText
-	exit, _, err := reaper().start(cmd)
+	exit, _, err := procs.Reaper().Start(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +49,7 @@ func TestConnectModeServesOverTheSocketAfterTheToken(t *testing.T) {
 	}
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	hello, err := readFrame(conn)
+	hello, err := framing.ReadFrame(conn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func TestConnectModeServesOverTheSocketAfterTheToken(t *testing.T) {
 	if int(p["pid"].(float64)) != cmd.Process.Pid {
 		t.Fatalf("%v", p)
 	}
-	r := decode[execResult](t, c.call(map[string]any{"op": "exec", "command": "echo over the socket"}))
+	r := decode[procs.ExecResult](t, c.call(map[string]any{"op": "exec", "command": "echo over the socket"}))
 	if r.Stdout != "over the socket\n" {
 		t.Fatalf("%+v", r)
 	}

@@ -2,11 +2,11 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
+
+	"workcell.dev/celld/internal/procs"
 )
 
 // hermeticEnv removes the variables that would send every command to bash (a developer's
@@ -14,7 +14,7 @@ import (
 func hermeticEnv(t *testing.T) {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
-		if bashReadsAtStart(name) || name == "OLDPWD" {
+		if procs.BashReadsAtStart(name) || name == "OLDPWD" {
 			os.Unsetenv(name)
 			t.Cleanup(func() { os.Setenv(name, value) })
 		}
@@ -29,7 +29,7 @@ func normalized(stdout string, isEnv bool) string {
 	}
 	var keep []string
 	for _, l := range strings.Split(stdout, "\n") {
-		if !strings.HasPrefix(l, jobEnv+"=") {
+		if !strings.HasPrefix(l, procs.JobEnv+"=") {
 			keep = append(keep, l)
 		}
 	}
@@ -93,18 +93,18 @@ func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			env, err := execEnv(c.env)
+			env, err := procs.ExecEnv(c.env)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cwd, err := h.s.resolveCwdInfo(c.cwd, true)
+			cwd, err := h.s.procs.ResolveCwdInfo(c.cwd, true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := directCommand(c.command, env, cwd); ok != c.decide {
+			if _, ok := procs.DirectCommand(c.command, env, cwd); ok != c.decide {
 				t.Fatalf("directCommand(%q) = %v, want %v", c.command, ok, c.decide)
 			}
-			run := func(command string) execResult {
+			run := func(command string) procs.ExecResult {
 				req := map[string]any{"op": "exec", "command": command, "cwd": c.cwd}
 				if c.env != nil {
 					req["env"] = c.env
@@ -112,11 +112,11 @@ func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
 				if c.stdin != "" {
 					req["stdin"] = c.stdin
 				}
-				return decode[execResult](t, h.call(req))
+				return decode[procs.ExecResult](t, h.call(req))
 			}
-			before := directStarts.Load()
+			before := procs.DirectStarts.Load()
 			got := run(c.command)
-			if direct := directStarts.Load() > before; direct != c.direct {
+			if direct := procs.DirectStarts.Load() > before; direct != c.direct {
 				t.Fatalf("ran directly: %v, want %v", direct, c.direct)
 			}
 			if c.code >= 0 && got.ExitCode != c.code {
@@ -130,9 +130,9 @@ func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
 			}
 			// The same command with its first word quoted is bash's to run, with identical meaning.
 			first, rest, _ := strings.Cut(c.command, " ")
-			before = directStarts.Load()
+			before = procs.DirectStarts.Load()
 			want := run("'" + first + "' " + rest)
-			if directStarts.Load() != before {
+			if procs.DirectStarts.Load() != before {
 				t.Fatal("the quoted command did not go through bash")
 			}
 			isEnv := strings.HasSuffix(first, "env")
@@ -143,70 +143,15 @@ func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
 	}
 }
 
-func TestDirectExecOfAProgramInPath(t *testing.T) {
-	hermeticEnv(t)
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "my-tool")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$0 $*\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var st syscall.Stat_t
-	if err := syscall.Stat(dir, &st); err != nil {
-		t.Fatal(err)
-	}
-	cwd := cwdInfo{dir: dir, physical: dir, dev: uint64(st.Dev), ino: st.Ino}
-	// The first PATH entry holding the name decides; a non-executable or a directory there is bash's.
-	for _, c := range []struct {
-		path string
-		ok   bool
-	}{
-		{dir + ":/usr/bin", true},
-		{"/nonexistent:" + dir, true},
-		{"/usr/bin", false},
-		{"relative:" + dir, false},
-		{":" + dir, false},
-	} {
-		d, ok := directCommand("my-tool a b", []string{"PATH=" + c.path}, cwd)
-		if ok != c.ok {
-			t.Errorf("PATH=%s: direct %v, want %v", c.path, ok, c.ok)
-			continue
-		}
-		if ok && (d.path != prog || strings.Join(d.argv, " ") != "my-tool a b" || !contains(d.env, "_="+prog) || !contains(d.env, "SHLVL=0")) {
-			t.Errorf("PATH=%s: %+v", c.path, d)
-		}
-	}
-	if err := os.Chmod(prog, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := directCommand("my-tool", []string{"PATH=" + dir + ":/usr/bin"}, cwd); ok {
-		t.Error("a non-executable file was chosen")
-	}
-	for _, env := range [][]string{{}, {"PATH=/usr/bin", "BASH_FUNC_ls%%=() { echo f; }"}, {"PATH=/usr/bin", "SSH_CLIENT=x"},
-		{"PATH=/usr/bin", "SHLVL=999"}, {"PATH=/usr/bin", "A=1", "A=2"}, {"PATH=/usr/bin", "PWD=" + dir + "/."}} {
-		if _, ok := directCommand("ls", env, cwd); ok {
-			t.Errorf("env %q: ran directly", env)
-		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func TestDirectExecKillsSetsidDescendants(t *testing.T) {
 	hermeticEnv(t)
 	h := newHarness(t, harnessOpts{})
 	for _, prefix := range []string{"", "env -u CELLD_JOB "} {
 		arg := uniqueSleep()
-		before := directStarts.Load()
-		r := decode[execResult](t, h.call(map[string]any{"op": "exec", "command": prefix + "setsid sleep " + arg}))
-		if directStarts.Load() == before || r.ExitCode != 0 {
-			t.Fatalf("%q: direct %v, %+v", prefix, directStarts.Load() > before, r)
+		before := procs.DirectStarts.Load()
+		r := decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": prefix + "setsid sleep " + arg}))
+		if procs.DirectStarts.Load() == before || r.ExitCode != 0 {
+			t.Fatalf("%q: direct %v, %+v", prefix, procs.DirectStarts.Load() > before, r)
 		}
 		if p := procsRunning("sleep", arg); len(p) > 0 {
 			t.Errorf("%q: the setsid child outlived its command: %v", prefix, p)

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/wire"
 )
 
 // procsRunning lists live (non-zombie) processes whose argv is exactly args.
@@ -26,7 +29,7 @@ func procsRunning(args ...string) []int {
 		if err != nil || !bytes.Equal(cmdline, want) {
 			continue
 		}
-		if p, ok := readProcStat(pid); ok && p.state != 'Z' {
+		if p, ok := procs.ReadProcStat(pid); ok && p.State != 'Z' {
 			pids = append(pids, pid)
 		}
 	}
@@ -52,7 +55,7 @@ func uniqueSleep() string {
 func TestExecReturnsOutputAndExitCode(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	h.mustWrite(t, "sub/in.txt", "")
-	r := decode[execResult](t, h.call(map[string]any{"op": "exec", "command": `echo out; echo err >&2; pwd; echo "$FOO"; cat; exit 7`,
+	r := decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": `echo out; echo err >&2; pwd; echo "$FOO"; cat; exit 7`,
 		"cwd": "sub", "env": map[string]string{"FOO": "bar"}, "stdin": "from stdin"}))
 	if r.ExitCode != 7 || r.TimedOut || r.Truncated {
 		t.Fatalf("%+v", r)
@@ -60,19 +63,19 @@ func TestExecReturnsOutputAndExitCode(t *testing.T) {
 	if r.Stdout != "out\n"+h.path("sub")+"\nbar\nfrom stdin" || r.Stderr != "err\n" {
 		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
-	expectCode(t, h.call(map[string]any{"op": "exec", "command": ""}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "exec", "command": strings.Repeat("x", maxCommandChars+1)}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "timeoutSec": 0}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "timeoutSec": 601}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "env": map[string]string{"A=B": "x"}}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "cwd": "nope"}), codeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "exec", "command": ""}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "exec", "command": strings.Repeat("x", procs.MaxCommandChars+1)}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "timeoutSec": 0}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "timeoutSec": 601}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "env": map[string]string{"A=B": "x"}}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "exec", "command": "true", "cwd": "nope"}), wire.CodeNotFound)
 }
 
 func TestExecTimeoutKillsTheCommand(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	arg := uniqueSleep()
 	start := time.Now()
-	r := decode[execResult](t, h.call(map[string]any{"op": "exec", "command": "echo begun; sleep " + arg, "timeoutSec": 1}))
+	r := decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": "echo begun; sleep " + arg, "timeoutSec": 1}))
 	if !r.TimedOut || r.ExitCode != 128+15 || r.Stdout != "begun\n" {
 		t.Fatalf("%+v", r)
 	}
@@ -84,11 +87,11 @@ func TestExecTimeoutKillsTheCommand(t *testing.T) {
 	}
 	// A command that ignores SIGTERM is killed after the grace.
 	start = time.Now()
-	r = decode[execResult](t, h.call(map[string]any{"op": "exec", "command": `trap "" TERM; while true; do sleep 0.1; done`, "timeoutSec": 1}))
+	r = decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": `trap "" TERM; while true; do sleep 0.1; done`, "timeoutSec": 1}))
 	if !r.TimedOut || r.ExitCode != 128+9 {
 		t.Fatalf("%+v", r)
 	}
-	if d := time.Since(start); d < 1*time.Second+killGrace || d > 5*time.Second {
+	if d := time.Since(start); d < 1*time.Second+procs.KillGrace || d > 5*time.Second {
 		t.Fatalf("TERM-ignoring command took %s", d)
 	}
 }
@@ -97,7 +100,7 @@ func TestExecOutputCapKeepsHeadAndTail(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxOutput: 1000})
 	_, ch := h.send(map[string]any{"op": "exec", "command": "for i in $(seq 1 10000); do echo line $i; done; echo small >&2"})
 	events, final := h.wait(ch, 30*time.Second)
-	r := decode[execResult](t, final)
+	r := decode[procs.ExecResult](t, final)
 	if !r.Truncated || !strings.HasPrefix(r.Stdout, "line 1\nline 2\n") || !strings.HasSuffix(r.Stdout, "line 9999\nline 10000\n") {
 		t.Fatalf("truncated=%v stdout=%q", r.Truncated, r.Stdout)
 	}
@@ -123,7 +126,7 @@ func TestExecOutputCapIsForBothStreamsTogether(t *testing.T) {
 	cmd := "for i in $(seq 1 2000); do echo out $i; echo err $i >&2; done"
 	_, ch := h.send(map[string]any{"op": "exec", "command": cmd})
 	events, final := h.wait(ch, 30*time.Second)
-	r := decode[execResult](t, final)
+	r := decode[procs.ExecResult](t, final)
 	if !r.Truncated || !strings.HasPrefix(r.Stdout, "out 1\n") || !strings.HasSuffix(r.Stdout, "out 2000\n") ||
 		!strings.HasPrefix(r.Stderr, "err 1\n") || !strings.HasSuffix(r.Stderr, "err 2000\n") {
 		t.Fatalf("truncated=%v stdout=%q stderr=%q", r.Truncated, r.Stdout, r.Stderr)
@@ -144,54 +147,11 @@ func TestExecOutputCapIsForBothStreamsTogether(t *testing.T) {
 	}
 }
 
-func TestKeepBothSharesTheCap(t *testing.T) {
-	fill := func(n int) *headTail {
-		h := newHeadTail(10)
-		h.Write([]byte(strings.Repeat("x", n)))
-		return h
-	}
-	for _, c := range []struct{ out, err, keptOut, keptErr int }{
-		{4, 6, 4, 6},  // fits
-		{3, 30, 3, 7}, // a small stream keeps all of itself
-		{30, 2, 8, 2},
-		{30, 30, 5, 5}, // both large: half each
-	} {
-		out, errText, trunc := keepBoth(fill(c.out), fill(c.err), 10)
-		count := func(s string) int { return strings.Count(s, "x") }
-		if count(out) != c.keptOut || count(errText) != c.keptErr || trunc != (c.out+c.err > 10) {
-			t.Errorf("%+v: kept %d and %d (truncated %v): %q %q", c, count(out), count(errText), trunc, out, errText)
-		}
-	}
-}
-
-func TestHeadTailBuffer(t *testing.T) {
-	h := newHeadTail(10)
-	for _, s := range []string{"ab", "cdefgh", "ijklmnop", "qrstuvwxyz"} {
-		h.Write([]byte(s))
-	}
-	got, trunc := h.String()
-	if !trunc || got != "abcde\n[... 16 bytes truncated ...]\nvwxyz" {
-		t.Fatalf("%q", got)
-	}
-	h = newHeadTail(10)
-	h.Write([]byte("0123456789"))
-	if got, trunc := h.String(); trunc || got != "0123456789" {
-		t.Fatalf("%q %v", got, trunc)
-	}
-	// Multi-byte characters are never split at the cut points.
-	h = newHeadTail(10)
-	h.Write([]byte(strings.Repeat("é", 20)))
-	got, _ = h.String()
-	if !strings.HasPrefix(got, "éé\n") || !strings.HasSuffix(got, "\néé") {
-		t.Fatalf("%q", got)
-	}
-}
-
 func TestExecKillsDetachedDescendants(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	a, b, c := uniqueSleep()+"1", uniqueSleep()+"2", uniqueSleep()+"3"
 	cmd := fmt.Sprintf(`setsid sleep %s & (sleep %s &) & nohup setsid bash -c 'env -u CELLD_JOB sleep %s' >/dev/null 2>&1 & sleep 0.3; echo done`, a, b, c)
-	r := decode[execResult](t, h.call(map[string]any{"op": "exec", "command": cmd}))
+	r := decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": cmd}))
 	if r.Stdout != "done\n" {
 		t.Fatalf("%+v", r)
 	}
@@ -216,7 +176,7 @@ func TestExecStreamsInOrderBeforeTheReply(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	_, ch := h.send(map[string]any{"op": "exec", "command": "for i in 1 2 3; do echo $i; sleep 0.2; done"})
 	events, final := h.wait(ch, 10*time.Second)
-	decode[execResult](t, final)
+	decode[procs.ExecResult](t, final)
 	var got strings.Builder
 	for _, e := range events {
 		if e.Event != "output" || e.Stream != "stdout" {
@@ -243,7 +203,7 @@ func TestConcurrentRequestsOnOneStream(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := decode[execResult](t, h.call(map[string]any{"op": "exec", "command": "sleep 0.5; echo $N", "env": map[string]string{"N": strconv.Itoa(i)}}))
+			r := decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": "sleep 0.5; echo $N", "env": map[string]string{"N": strconv.Itoa(i)}}))
 			if r.Stdout != strconv.Itoa(i)+"\n" {
 				t.Errorf("exec %d got %q", i, r.Stdout)
 			}
@@ -273,8 +233,8 @@ func TestCancelStopsAnExec(t *testing.T) {
 		t.Fatal("cancel did not find the exec")
 	}
 	_, final := h.wait(ch, 5*time.Second)
-	expectCode(t, final, codeCancelled)
-	if d := time.Since(start); d > killGrace+time.Second {
+	expectCode(t, final, wire.CodeCancelled)
+	if d := time.Since(start); d > procs.KillGrace+time.Second {
 		t.Fatalf("cancel took %s", d)
 	}
 	if p := procsRunning("sleep", arg); len(p) > 0 {
@@ -290,12 +250,12 @@ func TestOneExecFinishingLeavesAnotherRunning(t *testing.T) {
 	arg := uniqueSleep()
 	_, slow := h.send(map[string]any{"op": "exec", "command": "setsid sleep " + arg + " & sleep 1.5; echo slow"})
 	waitForProcs(t, 1, "sleep", arg)
-	decode[execResult](t, h.call(map[string]any{"op": "exec", "command": "echo fast"}))
+	decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": "echo fast"}))
 	if p := procsRunning("sleep", arg); len(p) != 1 {
 		t.Fatalf("the other exec's detached child was killed early: %v", p)
 	}
 	_, final := h.wait(slow, 10*time.Second)
-	if r := decode[execResult](t, final); r.Stdout != "slow\n" {
+	if r := decode[procs.ExecResult](t, final); r.Stdout != "slow\n" {
 		t.Fatalf("%+v", r)
 	}
 	if p := procsRunning("sleep", arg); len(p) != 0 {

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"workcell.dev/celld/internal/fileops"
+	"workcell.dev/celld/internal/wire"
 )
 
 type writeResult struct {
@@ -27,7 +30,7 @@ func TestWriteThenReadRoundTripsAndLeavesNoTempFiles(t *testing.T) {
 	if r.Content != "héllo <b>&</b>\n" || r.Version != w.Version || r.Size != w.Size {
 		t.Fatalf("read %+v after write %+v", r, w)
 	}
-	st := decode[entry](t, h.call(map[string]any{"op": "stat", "path": "src/deep/a.txt"}))
+	st := decode[fileops.Entry](t, h.call(map[string]any{"op": "stat", "path": "src/deep/a.txt"}))
 	if st.Mode != 0o600 || st.Version != w.Version || st.Type != "file" || st.Name != "a.txt" {
 		t.Fatalf("stat %+v", st)
 	}
@@ -42,11 +45,11 @@ func TestWriteThenReadRoundTripsAndLeavesNoTempFiles(t *testing.T) {
 			t.Fatalf("temp file left behind: %s", e.Name())
 		}
 	}
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "missing/a.txt", "content": "x"}), codeNotFound)
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "src", "content": "x"}), codeIsADirectory)
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt"}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": "x", "mode": 0o4755}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": strings.Repeat("x", maxFileBytes+1)}), codeFileTooLarge)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "missing/a.txt", "content": "x"}), wire.CodeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "src", "content": "x"}), wire.CodeIsADirectory)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt"}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": "x", "mode": 0o4755}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": strings.Repeat("x", fileops.MaxFileBytes+1)}), wire.CodeFileTooLarge)
 }
 
 func TestWriteDetectsConflicts(t *testing.T) {
@@ -57,7 +60,7 @@ func TestWriteDetectsConflicts(t *testing.T) {
 		t.Fatal("version did not change")
 	}
 	m := h.call(map[string]any{"op": "write", "path": "a.txt", "content": "stale", "expectedVersion": v1})
-	expectCode(t, m, codeConflict)
+	expectCode(t, m, wire.CodeConflict)
 	if m.Error.Details["currentVersion"] != v2 {
 		t.Errorf("conflict should name the current version: %+v", m.Error)
 	}
@@ -66,27 +69,27 @@ func TestWriteDetectsConflicts(t *testing.T) {
 	}
 	// Same size, same second: the inode still changes, so the version does too.
 	v3 := decode[writeResult](t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": "TWO"})).Version
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": "x", "expectedVersion": v2}), codeConflict)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": "x", "expectedVersion": v2}), wire.CodeConflict)
 	decode[writeResult](t, h.call(map[string]any{"op": "write", "path": "a.txt", "content": "x", "expectedVersion": v3}))
-	expectCode(t, h.call(map[string]any{"op": "write", "path": "gone.txt", "content": "x", "expectedVersion": v3}), codeConflict)
+	expectCode(t, h.call(map[string]any{"op": "write", "path": "gone.txt", "content": "x", "expectedVersion": v3}), wire.CodeConflict)
 }
 
 func TestReadRefusesLargeAndNonUTF8Files(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	os.WriteFile(h.path("big.txt"), []byte(strings.Repeat("a", maxFileBytes+1)), 0o644)
-	os.WriteFile(h.path("limit.txt"), []byte(strings.Repeat("a", maxFileBytes)), 0o644)
+	os.WriteFile(h.path("big.txt"), []byte(strings.Repeat("a", fileops.MaxFileBytes+1)), 0o644)
+	os.WriteFile(h.path("limit.txt"), []byte(strings.Repeat("a", fileops.MaxFileBytes)), 0o644)
 	os.WriteFile(h.path("latin1.txt"), []byte("caf\xe9"), 0o644)
 	os.WriteFile(h.path("ctrl.txt"), []byte("a\x00b\x01"), 0o644)
-	expectCode(t, h.call(map[string]any{"op": "read", "path": "big.txt"}), codeFileTooLarge)
-	if r := decode[readResult](t, h.call(map[string]any{"op": "read", "path": "limit.txt"})); r.Size != maxFileBytes {
+	expectCode(t, h.call(map[string]any{"op": "read", "path": "big.txt"}), wire.CodeFileTooLarge)
+	if r := decode[readResult](t, h.call(map[string]any{"op": "read", "path": "limit.txt"})); r.Size != fileops.MaxFileBytes {
 		t.Fatalf("size %d", r.Size)
 	}
-	expectCode(t, h.call(map[string]any{"op": "read", "path": "latin1.txt"}), codeNotUTF8)
+	expectCode(t, h.call(map[string]any{"op": "read", "path": "latin1.txt"}), wire.CodeNotUTF8)
 	if r := decode[readResult](t, h.call(map[string]any{"op": "read", "path": "ctrl.txt"})); r.Content != "a\x00b\x01" {
 		t.Fatalf("control characters are valid UTF-8: %q", r.Content)
 	}
-	expectCode(t, h.call(map[string]any{"op": "read", "path": "nope.txt"}), codeNotFound)
-	expectCode(t, h.call(map[string]any{"op": "read", "path": "big.txt/x"}), codeNotADirectory)
+	expectCode(t, h.call(map[string]any{"op": "read", "path": "nope.txt"}), wire.CodeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "read", "path": "big.txt/x"}), wire.CodeNotADirectory)
 }
 
 func TestBinaryBytesRoundTripWithOffsets(t *testing.T) {
@@ -118,9 +121,9 @@ func TestBinaryBytesRoundTripWithOffsets(t *testing.T) {
 	if string(got) != string(data) {
 		t.Fatal("bytes differ")
 	}
-	expectCode(t, h.call(map[string]any{"op": "read_bytes", "path": "b.bin", "limit": maxFileBytes + 1}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "write_bytes", "path": "c.bin", "data": "!!"}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "read", "path": "b.bin"}), codeNotUTF8)
+	expectCode(t, h.call(map[string]any{"op": "read_bytes", "path": "b.bin", "limit": fileops.MaxFileBytes + 1}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "write_bytes", "path": "c.bin", "data": "!!"}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "read", "path": "b.bin"}), wire.CodeNotUTF8)
 }
 
 func TestMoveNeverOverwrites(t *testing.T) {
@@ -128,16 +131,16 @@ func TestMoveNeverOverwrites(t *testing.T) {
 	h.mustWrite(t, "a.txt", "A")
 	h.mustWrite(t, "b.txt", "B")
 	h.mustWrite(t, "d/inner.txt", "I")
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "b.txt"}), codeAlreadyExists)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "b.txt"}), wire.CodeAlreadyExists)
 	if b, _ := os.ReadFile(h.path("b.txt")); string(b) != "B" {
 		t.Fatal("move overwrote the target")
 	}
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "d"}), codeAlreadyExists)
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "d", "to": "d/sub"}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "d", "to": "d"}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "", "to": "x"}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "nope", "to": "x"}), codeNotFound)
-	expectCode(t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "missing/x"}), codeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "d"}), wire.CodeAlreadyExists)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "d", "to": "d/sub"}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "d", "to": "d"}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "", "to": "x"}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "nope", "to": "x"}), wire.CodeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "missing/x"}), wire.CodeNotFound)
 	decode[map[string]bool](t, h.call(map[string]any{"op": "move", "from": "a.txt", "to": "d/a.txt"}))
 	decode[map[string]bool](t, h.call(map[string]any{"op": "move", "from": "d", "to": "e"}))
 	if b, _ := os.ReadFile(h.path("e/a.txt")); string(b) != "A" {
@@ -150,8 +153,8 @@ func TestDeleteNeedsRecursiveForEveryDirectory(t *testing.T) {
 	h.mustWrite(t, "d/sub/x.txt", "x")
 	os.Mkdir(h.path("empty"), 0o755)
 	h.mustWrite(t, "f.txt", "f")
-	expectCode(t, h.call(map[string]any{"op": "delete", "path": "d"}), codeDirectoryNotEmpty)
-	expectCode(t, h.call(map[string]any{"op": "delete", "path": "empty"}), codeDirectoryNotEmpty)
+	expectCode(t, h.call(map[string]any{"op": "delete", "path": "d"}), wire.CodeDirectoryNotEmpty)
+	expectCode(t, h.call(map[string]any{"op": "delete", "path": "empty"}), wire.CodeDirectoryNotEmpty)
 	if _, err := os.Lstat(h.path("empty")); err != nil {
 		t.Fatal("an empty directory was removed without recursive")
 	}
@@ -161,8 +164,8 @@ func TestDeleteNeedsRecursiveForEveryDirectory(t *testing.T) {
 	if _, err := os.Lstat(h.path("d")); !os.IsNotExist(err) {
 		t.Fatal("d still exists")
 	}
-	expectCode(t, h.call(map[string]any{"op": "delete", "path": "d"}), codeNotFound)
-	expectCode(t, h.call(map[string]any{"op": "delete", "path": ".", "recursive": true}), codeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "delete", "path": "d"}), wire.CodeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "delete", "path": ".", "recursive": true}), wire.CodeInvalidArgument)
 	if _, err := os.Stat(h.root); err != nil {
 		t.Fatal("root removed")
 	}
@@ -189,10 +192,10 @@ func TestMkdir(t *testing.T) {
 	if r := decode[map[string]bool](t, h.call(map[string]any{"op": "mkdir", "path": "a/b/c", "parents": true})); r["created"] {
 		t.Fatal("mkdir -p of an existing dir reports created")
 	}
-	expectCode(t, h.call(map[string]any{"op": "mkdir", "path": "a/b/c"}), codeAlreadyExists)
-	expectCode(t, h.call(map[string]any{"op": "mkdir", "path": "x/y"}), codeNotFound)
+	expectCode(t, h.call(map[string]any{"op": "mkdir", "path": "a/b/c"}), wire.CodeAlreadyExists)
+	expectCode(t, h.call(map[string]any{"op": "mkdir", "path": "x/y"}), wire.CodeNotFound)
 	h.mustWrite(t, "file", "f")
-	expectCode(t, h.call(map[string]any{"op": "mkdir", "path": "file/y", "parents": true}), codeNotADirectory)
+	expectCode(t, h.call(map[string]any{"op": "mkdir", "path": "file/y", "parents": true}), wire.CodeNotADirectory)
 }
 
 func TestListIsSortedAndCappedAt1000(t *testing.T) {
@@ -203,8 +206,8 @@ func TestListIsSortedAndCappedAt1000(t *testing.T) {
 	os.Mkdir(h.path("adir"), 0o755)
 	os.Symlink("f0001", h.path("alink"))
 	type listing struct {
-		Entries   []entry `json:"entries"`
-		Truncated bool    `json:"truncated"`
+		Entries   []fileops.Entry `json:"entries"`
+		Truncated bool            `json:"truncated"`
 	}
 	l := decode[listing](t, h.call(map[string]any{"op": "list", "path": ""}))
 	if len(l.Entries) != 1000 || !l.Truncated {
@@ -217,7 +220,7 @@ func TestListIsSortedAndCappedAt1000(t *testing.T) {
 	if len(small.Entries) != 0 || small.Truncated {
 		t.Fatalf("%+v", small)
 	}
-	expectCode(t, h.call(map[string]any{"op": "list", "path": "f0001"}), codeNotADirectory)
+	expectCode(t, h.call(map[string]any{"op": "list", "path": "f0001"}), wire.CodeNotADirectory)
 }
 
 // An overwrite pins the replaced file until its reply is sent; the pin (and the parent directory)

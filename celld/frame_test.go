@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -12,38 +11,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func TestReadFrameLimits(t *testing.T) {
-	frame := func(n uint32, body string) io.Reader {
-		var b bytes.Buffer
-		binary.Write(&b, binary.BigEndian, n)
-		b.WriteString(body)
-		return &b
-	}
-	if body, err := readFrame(frame(2, "{}")); err != nil || string(body) != "{}" {
-		t.Fatalf("%q %v", body, err)
-	}
-	if _, err := readFrame(frame(maxFrame+1, "")); err != errFrameTooLarge {
-		t.Fatalf("oversize: %v", err)
-	}
-	if _, err := readFrame(frame(0, "")); err == nil {
-		t.Fatal("empty frame accepted")
-	}
-	if _, err := readFrame(frame(10, "{}")); err == nil || err == io.EOF {
-		t.Fatalf("truncated body: %v", err)
-	}
-	if _, err := readFrame(bytes.NewReader(nil)); err != io.EOF {
-		t.Fatalf("clean EOF: %v", err)
-	}
-	if _, err := readFrame(bytes.NewReader([]byte{0, 0})); err == nil || err == io.EOF {
-		t.Fatalf("truncated header: %v", err)
-	}
-}
+	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/preview"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/wire"
+)
 
 func TestMalformedFramesEndTheStream(t *testing.T) {
 	oversize := make([]byte, 4)
-	binary.BigEndian.PutUint32(oversize, maxFrame+1)
+	binary.BigEndian.PutUint32(oversize, framing.MaxFrame+1)
 	cases := map[string][]byte{
 		"oversize":     oversize,
 		"not json":     framed(`{"id": 1, "op": "ping"`),
@@ -64,7 +41,7 @@ func TestMalformedFramesEndTheStream(t *testing.T) {
 			h.wmu.Unlock()
 			select {
 			case m := <-h.orphan:
-				if m.ID != 0 || m.OK || m.code() != codeInvalidArgument || !strings.Contains(m.Error.Message, "malformed") {
+				if m.ID != 0 || m.OK || m.code() != wire.CodeInvalidArgument || !strings.Contains(m.Error.Message, "malformed") {
 					t.Fatalf("%+v", m)
 				}
 			case <-time.After(5 * time.Second):
@@ -91,9 +68,9 @@ func framed(s string) []byte {
 
 func TestBadRequestsAreAnsweredAndTheStreamContinues(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	expectCode(t, h.call(map[string]any{"op": "frobnicate"}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "read", "path": 42}), codeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "frobnicate"}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "read", "path": 42}), wire.CodeInvalidArgument)
 	// A duplicate in-flight id is refused without disturbing the first request.
 	h.mu.Lock()
 	ch := make(chan msg, 64)
@@ -103,9 +80,9 @@ func TestBadRequestsAreAnsweredAndTheStreamContinues(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	h.sendRaw([]byte(`{"id":500,"op":"ping"}`))
 	_, dup := h.wait(ch, 5*time.Second)
-	expectCode(t, dup, codeInvalidArgument)
+	expectCode(t, dup, wire.CodeInvalidArgument)
 	_, first := h.wait(ch, 5*time.Second)
-	if r := decode[execResult](t, first); r.Stdout != "first\n" {
+	if r := decode[procs.ExecResult](t, first); r.Stdout != "first\n" {
 		t.Fatalf("%+v", r)
 	}
 	p := decode[map[string]any](t, h.call(map[string]any{"op": "ping"}))
@@ -136,7 +113,7 @@ func startBinary(t *testing.T, root string, cred *syscall.Credential, args ...st
 		t.Fatal(err)
 	}
 	cmd.Stderr = os.Stderr
-	exit, _, err := reaper().start(cmd)
+	exit, _, err := procs.Reaper().Start(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,14 +155,14 @@ func TestBinaryServesFramesOverPipes(t *testing.T) {
 	}
 	_, ch := b.send(map[string]any{"op": "exec", "command": "for i in 1 2 3; do echo $i; sleep 0.1; done"})
 	events, final := b.wait(ch, 10*time.Second)
-	if r := decode[execResult](t, final); r.Stdout != "1\n2\n3\n" || len(events) < 3 {
+	if r := decode[procs.ExecResult](t, final); r.Stdout != "1\n2\n3\n" || len(events) < 3 {
 		t.Fatalf("%+v, %d events", r, len(events))
 	}
 	// A malformed frame gets an id-0 error and a non-zero exit.
 	b.sendRaw([]byte("this is not json"))
 	select {
 	case m := <-b.orphan:
-		if m.ID != 0 || m.code() != codeInvalidArgument {
+		if m.ID != 0 || m.code() != wire.CodeInvalidArgument {
 			t.Fatalf("%+v", m)
 		}
 	case <-time.After(5 * time.Second):
@@ -233,7 +210,7 @@ func TestBinaryRunsUnprivileged(t *testing.T) {
 	b := startBinary(t, root, &syscall.Credential{Uid: 1000, Gid: 1000})
 	decode[writeResult](t, b.call(map[string]any{"op": "write", "path": "x.txt", "content": "mine"}))
 	arg := uniqueSleep()
-	r := decode[execResult](t, b.call(map[string]any{"op": "exec", "command": "id -u; (setsid sleep " + arg + " &) ; cat ../root-only.txt 2>/dev/null || echo denied"}))
+	r := decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": "id -u; (setsid sleep " + arg + " &) ; cat ../root-only.txt 2>/dev/null || echo denied"}))
 	if r.Stdout != "1000\ndenied\n" {
 		t.Fatalf("%+v", r)
 	}
@@ -245,7 +222,7 @@ func TestBinaryRunsUnprivileged(t *testing.T) {
 	}
 	port := freePort(t)
 	os.WriteFile(filepath.Join(root, "index.html"), []byte("u"), 0o644)
-	if st := decode[previewStatus](t, b.call(map[string]any{"op": "preview_start", "port": port})); !st.Running {
+	if st := decode[preview.Status](t, b.call(map[string]any{"op": "preview_start", "port": port})); !st.Running {
 		t.Fatalf("%+v", st)
 	}
 	if _, body := httpGet(t, port, "/"); body != "u" {
@@ -257,7 +234,7 @@ func TestBinaryVersionFlag(t *testing.T) {
 	cmd := exec.Command(binPath, "--version")
 	pr, pw, _ := os.Pipe()
 	cmd.Stdout = pw
-	exit, _, err := reaper().start(cmd)
+	exit, _, err := procs.Reaper().Start(cmd)
 	pw.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -6,16 +6,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"workcell.dev/celld/internal/fileops"
+	"workcell.dev/celld/internal/wire"
 )
 
 type grepResult struct {
-	Matches   []searchHit `json:"matches"`
-	Truncated bool        `json:"truncated"`
+	Matches   []fileops.SearchHit `json:"matches"`
+	Truncated bool                `json:"truncated"`
 }
 
 type globResult struct {
-	Matches   []globMatch `json:"matches"`
-	Truncated bool        `json:"truncated"`
+	Matches   []fileops.GlobMatch `json:"matches"`
+	Truncated bool                `json:"truncated"`
 }
 
 func TestGrepRegexLiteralIncludeAndSkips(t *testing.T) {
@@ -27,7 +30,7 @@ func TestGrepRegexLiteralIncludeAndSkips(t *testing.T) {
 	h.mustWrite(t, ".git/e.py", "foo\n")
 	h.mustWrite(t, "bin.py", "foo\x00")
 	h.mustWrite(t, "latin1.py", "foo caf\xe9")
-	h.mustWrite(t, "big.py", strings.Repeat("foo\n", maxSearchFileSize/4+1))
+	h.mustWrite(t, "big.py", strings.Repeat("foo\n", fileops.MaxSearchFileSize/4+1))
 
 	r := decode[grepResult](t, h.call(map[string]any{"op": "grep", "query": `^foo\b`, "regex": true, "matchPerLine": true, "include": "*.py"}))
 	got := []string{}
@@ -46,10 +49,10 @@ func TestGrepRegexLiteralIncludeAndSkips(t *testing.T) {
 	if len(one.Matches) != 1 || !one.Truncated {
 		t.Fatalf("%+v", one)
 	}
-	expectCode(t, h.call(map[string]any{"op": "grep", "query": "(", "regex": true}), codeInvalidPattern)
-	expectCode(t, h.call(map[string]any{"op": "grep", "query": "x", "include": "[a"}), codeInvalidPattern)
-	expectCode(t, h.call(map[string]any{"op": "grep", "query": "x", "maxResults": 1001}), codeInvalidArgument)
-	expectCode(t, h.call(map[string]any{"op": "grep", "query": "x", "path": "../etc"}), codeInvalidPath)
+	expectCode(t, h.call(map[string]any{"op": "grep", "query": "(", "regex": true}), wire.CodeInvalidPattern)
+	expectCode(t, h.call(map[string]any{"op": "grep", "query": "x", "include": "[a"}), wire.CodeInvalidPattern)
+	expectCode(t, h.call(map[string]any{"op": "grep", "query": "x", "maxResults": 1001}), wire.CodeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "grep", "query": "x", "path": "../etc"}), wire.CodeInvalidPath)
 }
 
 func TestGrepStaysLinearOnAPathologicalPattern(t *testing.T) {
@@ -97,27 +100,8 @@ func TestGlobSegmentsDoubleStarExcludeAndType(t *testing.T) {
 	if got := paths(r); got != "src/deep/d.txt=file" || !r.Truncated {
 		t.Fatalf("got %s truncated %v", got, r.Truncated)
 	}
-	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "[a"}), codeInvalidPattern)
-	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "/etc/*"}), codeInvalidPattern)
-	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "*", "path": "src/link"}), codePathEscape)
-	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "*", "type": "fifo"}), codeInvalidArgument)
-}
-
-func TestGlobMatcher(t *testing.T) {
-	cases := []struct {
-		pattern, path string
-		want          bool
-	}{
-		{"**", "a/b/c", true}, {"**/c", "c", true}, {"a/**/c", "a/c", true}, {"a/**/c", "a/x/y/c", true},
-		{"a/*/c", "a/x/y/c", false}, {"*.go", "dir/x.go", false}, {"**/**/*.go", "x.go", true}, {"a?", "ab", true},
-	}
-	for _, c := range cases {
-		g, err := compileGlob(c.pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := g.match(c.path); got != c.want {
-			t.Errorf("%s ~ %s = %v", c.pattern, c.path, got)
-		}
-	}
+	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "[a"}), wire.CodeInvalidPattern)
+	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "/etc/*"}), wire.CodeInvalidPattern)
+	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "*", "path": "src/link"}), wire.CodePathEscape)
+	expectCode(t, h.call(map[string]any{"op": "glob", "pattern": "*", "type": "fifo"}), wire.CodeInvalidArgument)
 }

@@ -10,6 +10,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/wire"
 )
 
 // binPath is the celld binary built once by TestMain (before the reaper claims wait4 for this
@@ -43,7 +48,7 @@ type msg struct {
 	Stream string          `json:"stream"`
 	Data   string          `json:"data"`
 	Result json.RawMessage `json:"result"`
-	Error  *opError        `json:"error"`
+	Error  *wire.OpError   `json:"error"`
 	at     time.Time
 }
 
@@ -71,7 +76,7 @@ func newClient(t *testing.T, w io.WriteCloser, r io.Reader) *client {
 	go func() {
 		defer close(c.closed)
 		for {
-			body, err := readFrame(r)
+			body, err := framing.ReadFrame(r)
 			if err != nil {
 				return
 			}
@@ -192,19 +197,19 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 
 func newHarnessAt(t *testing.T, dir string, o harnessOpts) *harness {
 	t.Helper()
-	r, err := openRoot(dir)
+	r, err := confine.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.walk {
-		r.openat2 = false
-	} else if !r.openat2 {
+		r.Openat2 = false
+	} else if !r.Openat2 {
 		t.Fatal("this kernel should have openat2")
 	}
 	if o.maxOutput == 0 {
 		o.maxOutput = 50_000
 	}
-	reaper()
+	procs.Reaper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := newServer(r, o.maxOutput, outW)
@@ -224,7 +229,7 @@ func newHarnessAt(t *testing.T, dir string, o harnessOpts) *harness {
 
 // replied finishes a handler's result as dispatch does once the reply is sent.
 func replied(res any, err error) (any, error) {
-	reply, then := splitReply(res)
+	reply, then := wire.SplitReply(res)
 	then()
 	return reply, err
 }

@@ -9,18 +9,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func TestParseIDs(t *testing.T) {
-	if got, err := parseIDs("999:998"); err != nil || got != (ids{999, 998}) {
-		t.Fatalf("%v %v", got, err)
-	}
-	for _, bad := range []string{"", "999", "999:", ":1", "a:b", "-1:1", "1:2:3", "4294967296:1"} {
-		if _, err := parseIDs(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
+	"workcell.dev/celld/internal/identity"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
+)
 
 // statusLines picks fields of /proc/PID/status, tabs as in the file.
 func statusLines(t *testing.T, pid string, keys ...string) map[string]string {
@@ -67,7 +61,7 @@ func TestBinaryDropsToSupervisor(t *testing.T) {
 		t.Skip("needs root to start celld as in a sandbox")
 	}
 	root := supervisedRoot(t)
-	t.Setenv("HOME", passwdHome(0))
+	t.Setenv("HOME", identity.PasswdHome(0))
 	b := startBinary(t, root, nil, "--user", "999:999", "--workload-user", "1000:1000")
 	pid := strconv.Itoa(int(decode[map[string]any](t, b.call(map[string]any{"op": "ping"}))["pid"].(float64)))
 
@@ -84,16 +78,16 @@ func TestBinaryDropsToSupervisor(t *testing.T) {
 		t.Errorf("celld is dumpable (its /proc entry is not root's): %v", err)
 	}
 
-	r := decode[execResult](t, b.call(map[string]any{"op": "exec", "command": `grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapAmb|NoNewPrivs):' /proc/self/status | tr -d '\t'; echo "HOME=$HOME"`}))
+	r := decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": `grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapAmb|NoNewPrivs):' /proc/self/status | tr -d '\t'; echo "HOME=$HOME"`}))
 	wantOut := "Uid:1000100010001000\nGid:1000100010001000\nGroups: \nCapInh:0000000000000000\nCapPrm:0000000000000000\n" +
-		"CapEff:0000000000000000\nCapAmb:0000000000000000\nNoNewPrivs:1\nHOME=" + passwdHome(1000) + "\n"
+		"CapEff:0000000000000000\nCapAmb:0000000000000000\nNoNewPrivs:1\nHOME=" + identity.PasswdHome(1000) + "\n"
 	if r.Stdout != wantOut {
 		t.Errorf("a command's identity:\n%s\nwant\n%s", r.Stdout, wantOut)
 	}
 
 	// What the workload tries against its supervisor.
 	attack := `kill -9 ` + pid + ` 2>&1; kill -STOP ` + pid + ` 2>&1; cat /proc/` + pid + `/environ 2>&1; head -c1 /proc/` + pid + `/mem 2>&1; true`
-	r = decode[execResult](t, b.call(map[string]any{"op": "exec", "command": attack}))
+	r = decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": attack}))
 	if strings.Count(r.Stdout, "Operation not permitted") != 2 || strings.Count(r.Stdout, "Permission denied") != 2 {
 		t.Errorf("the workload reached celld:\n%s", r.Stdout)
 	}
@@ -103,7 +97,7 @@ func TestBinaryDropsToSupervisor(t *testing.T) {
 
 	// Leftovers are uid 1000's: ending them takes CAP_KILL.
 	arg := uniqueSleep()
-	decode[execResult](t, b.call(map[string]any{"op": "exec", "command": "(setsid sleep " + arg + " &); true"}))
+	decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": "(setsid sleep " + arg + " &); true"}))
 	if p := procsRunning("sleep", arg); len(p) > 0 {
 		t.Fatalf("left running: %v", p)
 	}
@@ -129,10 +123,10 @@ func TestSupervisorActsOnFilesAsTheWorkload(t *testing.T) {
 	if st, _ := os.Stat(filepath.Join(root, "private.txt")); st.Mode().Perm() != 0o600 || st.Sys().(*syscall.Stat_t).Uid != 1000 {
 		t.Errorf("private.txt became %v", st.Mode())
 	}
-	expectCode(t, b.call(map[string]any{"op": "write", "path": "rootdir/new.txt", "content": "x"}), codeInternal)
-	expectCode(t, b.call(map[string]any{"op": "mkdir", "path": "rootdir/sub"}), codeInternal)
+	expectCode(t, b.call(map[string]any{"op": "write", "path": "rootdir/new.txt", "content": "x"}), wire.CodeInternal)
+	expectCode(t, b.call(map[string]any{"op": "mkdir", "path": "rootdir/sub"}), wire.CodeInternal)
 	// A root-owned file can be replaced (the directory is 1000's) but never written in place.
-	r := decode[execResult](t, b.call(map[string]any{"op": "exec", "command": "echo x >> root-owned.txt"}))
+	r := decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": "echo x >> root-owned.txt"}))
 	if r.ExitCode == 0 {
 		t.Errorf("the workload appended to root's file")
 	}
@@ -142,10 +136,10 @@ func TestSupervisorActsOnFilesAsTheWorkload(t *testing.T) {
 	// A 0700 tool of the workload's runs directly (faccessat2 asks as the workload, not as 999).
 	os.WriteFile(filepath.Join(root, "tool"), []byte("#!/bin/sh\necho tool ran\n"), 0o700)
 	os.Chown(filepath.Join(root, "tool"), 1000, 1000)
-	if r := decode[execResult](t, b.call(map[string]any{"op": "exec", "command": "./tool"})); r.Stdout != "tool ran\n" {
+	if r := decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": "./tool"})); r.Stdout != "tool ran\n" {
 		t.Errorf("%+v", r)
 	}
-	if !executable("/bin/sh") {
+	if !sys.Executable("/bin/sh") {
 		t.Error("/bin/sh is not executable for the test itself")
 	}
 }
@@ -169,7 +163,7 @@ func TestSupervisorFlagsAreRefusedUnlessSound(t *testing.T) {
 	for _, c := range cases {
 		cmd := exec.Command(binPath, append([]string{"serve", "--root", root}, c.args...)...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
-		exit, _, err := reaper().start(cmd)
+		exit, _, err := procs.Reaper().Start(cmd)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"syscall"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/identity"
+	"workcell.dev/celld/internal/procs"
 )
 
 const version = "0.1.0"
@@ -55,8 +59,8 @@ func run(args []string) int {
 		return 2
 	}
 	if *user != "" {
-		self, err := parseIDs(*user)
-		work, werr := parseIDs(*workloadUser)
+		self, err := identity.ParseIDs(*user)
+		work, werr := identity.ParseIDs(*workloadUser)
 		if err == nil {
 			err = werr
 		}
@@ -65,7 +69,7 @@ func run(args []string) int {
 			return 2
 		}
 		// Before anything else: nothing is read or opened with root's rights.
-		if err := becomeSupervisor(self, work); err != nil {
+		if err := identity.BecomeSupervisor(self, work); err != nil {
 			fmt.Fprintf(stderr, "celld: %v\n", err)
 			return 1
 		}
@@ -84,15 +88,15 @@ func run(args []string) int {
 		fmt.Fprintf(stderr, "celld: %v\n", err)
 		return 1
 	}
-	r, err := openRoot(abs)
+	r, err := confine.OpenRoot(abs)
 	if err != nil {
 		fmt.Fprintf(stderr, "celld: cannot open root %s: %v\n", abs, err)
 		return 1
 	}
-	if !r.openat2 {
+	if !r.Openat2 {
 		fmt.Fprintln(stderr, "celld: openat2 unavailable; using the O_NOFOLLOW component walk")
 	}
-	reaper()
+	procs.Reaper()
 	// With SIGPIPE notified, a vanished caller makes writes fail with EPIPE instead of killing
 	// celld before it can clean up; handled signals revert to default in children.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
@@ -120,7 +124,7 @@ func run(args []string) int {
 	s := newServer(r, *maxOutput, out)
 	// A failed write means the caller is gone: clean up and leave (a blocked read cannot be
 	// interrupted, so do not wait for serve).
-	s.out.onFail = func(error) { stop <- nil }
+	s.out.OnFail = func(error) { stop <- nil }
 	go func() { stop <- s.serve(in) }()
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)

@@ -14,6 +14,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"workcell.dev/celld/internal/preview"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/wire"
 )
 
 func freePort(t *testing.T) int {
@@ -48,7 +52,7 @@ func TestStaticPreviewServesOnlyBeneathRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	port := freePort(t)
-	st := decode[previewStatus](t, h.call(map[string]any{"op": "preview_start", "port": port}))
+	st := decode[preview.Status](t, h.call(map[string]any{"op": "preview_start", "port": port}))
 	if !st.Running || st.Port != port || st.Command != "static:." {
 		t.Fatalf("%+v", st)
 	}
@@ -84,14 +88,14 @@ func TestStaticPreviewServesOnlyBeneathRoot(t *testing.T) {
 			t.Fatalf("%s hung", p)
 		}
 	}
-	expectCode(t, h.call(map[string]any{"op": "preview_start", "port": port}), codeAlreadyExists)
-	if s := decode[previewStatus](t, h.call(map[string]any{"op": "preview_status"})); !s.Running || s.Pid != os.Getpid() {
+	expectCode(t, h.call(map[string]any{"op": "preview_start", "port": port}), wire.CodeAlreadyExists)
+	if s := decode[preview.Status](t, h.call(map[string]any{"op": "preview_status"})); !s.Running || s.Pid != os.Getpid() {
 		t.Fatalf("%+v", s)
 	}
 	if r := decode[map[string]bool](t, h.call(map[string]any{"op": "preview_stop"})); !r["stopped"] {
 		t.Fatal("not stopped")
 	}
-	if s := decode[previewStatus](t, h.call(map[string]any{"op": "preview_status"})); s.Running {
+	if s := decode[preview.Status](t, h.call(map[string]any{"op": "preview_status"})); s.Running {
 		t.Fatalf("%+v", s)
 	}
 	if _, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second); err == nil {
@@ -101,14 +105,14 @@ func TestStaticPreviewServesOnlyBeneathRoot(t *testing.T) {
 
 func TestPreviewDetection(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	expectCode(t, h.call(map[string]any{"op": "preview_start", "port": freePort(t)}), codePreviewNotFound)
+	expectCode(t, h.call(map[string]any{"op": "preview_start", "port": freePort(t)}), wire.CodePreviewNotFound)
 
 	h.mustWrite(t, "node_modules/pkg/index.html", "ignored")
 	h.mustWrite(t, "apps/web/site/index.html", "nested")
 	h.mustWrite(t, "apps/web/site/sub/index.html", "not a second candidate")
 	h.mustWrite(t, "a/b/c/d/e/index.html", "too deep")
 	port := freePort(t)
-	st := decode[previewStatus](t, h.call(map[string]any{"op": "preview_start", "port": port}))
+	st := decode[preview.Status](t, h.call(map[string]any{"op": "preview_start", "port": port}))
 	if st.Command != "static:apps/web/site" {
 		t.Fatalf("%+v", st)
 	}
@@ -120,12 +124,12 @@ func TestPreviewDetection(t *testing.T) {
 	h.mustWrite(t, "api/package.json", `{"scripts":{"dev":"vite"}}`)
 	h.mustWrite(t, "docs/package.json", `{"scripts":{"build":"x"}}`)
 	m := h.call(map[string]any{"op": "preview_start", "port": freePort(t)})
-	expectCode(t, m, codePreviewAmbiguous)
+	expectCode(t, m, wire.CodePreviewAmbiguous)
 	cands, _ := m.Error.Details["candidates"].([]any)
 	if len(cands) != 2 || cands[0] != "api" || cands[1] != "apps/web/site" {
 		t.Fatalf("candidates %v", m.Error.Details)
 	}
-	expectCode(t, h.call(map[string]any{"op": "preview_start", "port": 0}), codeInvalidArgument)
+	expectCode(t, h.call(map[string]any{"op": "preview_start", "port": 0}), wire.CodeInvalidArgument)
 }
 
 func TestProcessPreviewSurvivesExecsAndStops(t *testing.T) {
@@ -135,22 +139,22 @@ func TestProcessPreviewSurvivesExecsAndStops(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	port := freePort(t)
 	cmd := `node -e "require('http').createServer((q,s)=>s.end('from node')).listen(+process.env.PORT, process.env.HOST)"`
-	st := decode[previewStatus](t, h.call(map[string]any{"op": "preview_start", "command": cmd, "port": port}))
+	st := decode[preview.Status](t, h.call(map[string]any{"op": "preview_start", "command": cmd, "port": port}))
 	if !st.Running || st.Pid <= 0 {
 		t.Fatalf("%+v", st)
 	}
 	// Execs finishing must not kill the preview they do not own.
-	decode[execResult](t, h.call(map[string]any{"op": "exec", "command": "setsid sleep 0.1 & echo x"}))
-	decode[execResult](t, h.call(map[string]any{"op": "exec", "command": "true"}))
+	decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": "setsid sleep 0.1 & echo x"}))
+	decode[procs.ExecResult](t, h.call(map[string]any{"op": "exec", "command": "true"}))
 	if _, body := httpGet(t, port, "/"); body != "from node" {
 		t.Fatalf("%q", body)
 	}
-	if s := decode[previewStatus](t, h.call(map[string]any{"op": "preview_status"})); !s.Running || s.Pid != st.Pid {
+	if s := decode[preview.Status](t, h.call(map[string]any{"op": "preview_status"})); !s.Running || s.Pid != st.Pid {
 		t.Fatalf("%+v", s)
 	}
 	decode[map[string]bool](t, h.call(map[string]any{"op": "preview_stop"}))
 	if _, err := os.Stat("/proc/" + strconv.Itoa(st.Pid)); err == nil {
-		if p, ok := readProcStat(st.Pid); ok && p.state != 'Z' {
+		if p, ok := procs.ReadProcStat(st.Pid); ok && p.State != 'Z' {
 			t.Fatal("preview process still running")
 		}
 	}
@@ -165,7 +169,7 @@ func TestNpmDevPreviewIsDetected(t *testing.T) {
 	h.mustWrite(t, "server.js", `const a=process.argv, port=+a[a.indexOf('--port')+1], host=a[a.indexOf('--host')+1];
 require('http').createServer((q,s)=>s.end('npm '+host)).listen(port, host);`)
 	port := freePort(t)
-	st := decode[previewStatus](t, h.call(map[string]any{"op": "preview_start", "port": port}))
+	st := decode[preview.Status](t, h.call(map[string]any{"op": "preview_start", "port": port}))
 	if st.Command != "npm run dev -- --host 0.0.0.0 --port "+strconv.Itoa(port) {
 		t.Fatalf("%+v", st)
 	}
@@ -183,29 +187,29 @@ func TestFailingPreviewReportsItsOutput(t *testing.T) {
 	}
 	defer busy.Close()
 	m := h.call(map[string]any{"op": "preview_start", "command": "sleep 5", "port": busy.Addr().(*net.TCPAddr).Port})
-	expectCode(t, m, codePreviewFailed)
+	expectCode(t, m, wire.CodePreviewFailed)
 	if !strings.Contains(m.Error.Message, "in use") {
 		t.Fatalf("%+v", m.Error)
 	}
 	start := time.Now()
 	m = h.call(map[string]any{"op": "preview_start", "command": "echo starting; echo boom >&2; exit 1", "port": freePort(t)})
-	expectCode(t, m, codePreviewFailed)
+	expectCode(t, m, wire.CodePreviewFailed)
 	if !strings.Contains(m.Error.Message, "boom") || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v after %s", m.Error, time.Since(start))
 	}
-	if s := decode[previewStatus](t, h.call(map[string]any{"op": "preview_status"})); s.Running {
+	if s := decode[preview.Status](t, h.call(map[string]any{"op": "preview_status"})); s.Running {
 		t.Fatalf("%+v", s)
 	}
 }
 
 func TestPreviewThatNeverListensIsKilled(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	old := previewReadyTimeout
-	previewReadyTimeout = time.Second
-	defer func() { previewReadyTimeout = old }()
+	old := preview.ReadyTimeout
+	preview.ReadyTimeout = time.Second
+	defer func() { preview.ReadyTimeout = old }()
 	arg := uniqueSleep()
 	m := h.call(map[string]any{"op": "preview_start", "command": "echo waiting; exec sleep " + arg, "port": freePort(t)})
-	expectCode(t, m, codePreviewFailed)
+	expectCode(t, m, wire.CodePreviewFailed)
 	if !strings.Contains(m.Error.Message, "waiting") {
 		t.Fatalf("%+v", m.Error)
 	}
@@ -221,7 +225,7 @@ func TestStaticPreviewServesConcurrentKeepAliveClientsAndStopClosesThem(t *testi
 	page := strings.Repeat("<p>hello</p>\n", 20_000) // 260 kB: several writes per response
 	h.mustWrite(t, "index.html", page)
 	port := freePort(t)
-	decode[previewStatus](t, h.call(map[string]any{"op": "preview_start", "port": port}))
+	decode[preview.Status](t, h.call(map[string]any{"op": "preview_start", "port": port}))
 	idle, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port)) // connected, never sends a request
 	if err != nil {
 		t.Fatal(err)

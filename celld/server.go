@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -10,58 +11,35 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/fileops"
+	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/preview"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/wire"
 )
 
-// request carries every op's arguments; unknown fields are ignored, absent optionals stay nil.
-type request struct {
-	ID              int64             `json:"id"`
-	Op              string            `json:"op"`
-	Target          int64             `json:"target"`
-	Path            string            `json:"path"`
-	From            string            `json:"from"`
-	To              string            `json:"to"`
-	Content         *string           `json:"content"`
-	Data            *string           `json:"data"`
-	ExpectedVersion *string           `json:"expectedVersion"`
-	CreateParents   bool              `json:"createParents"`
-	Mode            *uint32           `json:"mode"`
-	Parents         bool              `json:"parents"`
-	Recursive       bool              `json:"recursive"`
-	Offset          *int64            `json:"offset"`
-	Limit           *int64            `json:"limit"`
-	Query           string            `json:"query"`
-	MaxHits         *int              `json:"maxHits"`
-	Command         string            `json:"command"`
-	TimeoutSec      *int              `json:"timeoutSec"`
-	Cwd             string            `json:"cwd"`
-	Env             map[string]string `json:"env"`
-	Stdin           *string           `json:"stdin"`
-	Port            int               `json:"port"`
-	ProcID          string            `json:"processId"`
-	WaitMs          *int64            `json:"waitMs"`
-	Tail            *int              `json:"tail"`
-	Force           bool              `json:"force"`
-	Regex           bool              `json:"regex"`
-	CaseInsensitive bool              `json:"caseInsensitive"`
-	Include         string            `json:"include"`
-	MatchPerLine    bool              `json:"matchPerLine"`
-	MaxResults      *int              `json:"maxResults"`
-	Pattern         string            `json:"pattern"`
-	Exclude         string            `json:"exclude"`
-	Type            string            `json:"type"`
-	Quiet           bool              `json:"quiet"`
-	MaxOutput       *int              `json:"maxOutput"`
+// envelope is what every request frame carries; the op's own arguments sit beside it in the same
+// object and are decoded into that op's struct (unknown fields are ignored, absent optionals stay nil).
+type envelope struct {
+	ID int64  `json:"id"`
+	Op string `json:"op"`
 }
+
+type cancelArgs struct {
+	Target int64 `json:"target"`
+}
+
+// handler is a request whose arguments are decoded, ready to run in its own goroutine.
+type handler func(ctx context.Context) (any, error)
 
 // server multiplexes concurrent requests from one frame stream.
 type server struct {
-	root      *Root
-	maxOutput int
-	out       *frameWriter
-	jobs      *jobTable
-	preview   *previewManager
-	procs     *procTable
-	writeMu   sync.Mutex // makes expectedVersion check + rename atomic with respect to other celld writes
+	out     *framing.Writer
+	files   *fileops.Files
+	procs   *procs.Manager
+	preview *preview.Manager
 
 	mu       sync.Mutex
 	inflight map[int64]context.CancelFunc
@@ -89,17 +67,16 @@ func (s *server) scheduleTrim() {
 	s.trim.Reset(2 * time.Second)
 }
 
-func newServer(root *Root, maxOutput int, w io.Writer) *server {
-	s := &server{
-		root:      root,
-		maxOutput: maxOutput,
-		out:       &frameWriter{w: w},
-		jobs:      newJobTable(),
-		inflight:  map[int64]context.CancelFunc{},
-		procs:     newProcTable(),
+func newServer(root *confine.Root, maxOutput int, w io.Writer) *server {
+	out := framing.NewWriter(w)
+	runner := procs.New(root, maxOutput, out)
+	return &server{
+		out:      out,
+		files:    fileops.New(root),
+		procs:    runner,
+		preview:  preview.New(root, runner),
+		inflight: map[int64]context.CancelFunc{},
 	}
-	s.preview = newPreviewManager(s)
-	return s
 }
 
 // errMalformed ends the stream: celld answers id 0 and exits non-zero so the caller restarts it.
@@ -111,7 +88,7 @@ func (e errMalformed) Error() string { return "malformed frame: " + e.msg }
 func (s *server) serve(r io.Reader) error {
 	defer s.shutdown()
 	for {
-		body, err := readFrame(r)
+		body, err := framing.ReadFrame(r)
 		if err == io.EOF {
 			return nil
 		}
@@ -123,19 +100,29 @@ func (s *server) serve(r io.Reader) error {
 		}
 		// One parse on the hot path; only a frame that does not decode is parsed again, to tell a
 		// protocol violation (no object, no valid id: the stream ends) from bad arguments (an error reply).
-		var req request
-		if err := json.Unmarshal(body, &req); err != nil || req.ID <= 0 {
+		var env envelope
+		if err := json.Unmarshal(body, &env); err != nil || env.ID <= 0 {
 			id, _, perr := parseHeader(body)
 			if perr != "" {
 				return s.malformed(perr)
 			}
-			s.out.sendError(id, errf(codeInvalidArgument, "bad arguments: %v", err))
+			s.out.SendError(id, badArguments(err))
 			continue
 		}
-		id, op := req.ID, req.Op
-		if op == "cancel" {
+		id := env.ID
+		if env.Op == "cancel" {
 			// Handled inline so a cancel is never queued behind the work it cancels.
-			s.out.sendResult(id, map[string]bool{"cancelled": s.cancel(req.Target)})
+			var a cancelArgs
+			if err := decodeArgs(body, &a); err != nil {
+				s.out.SendError(id, err)
+				continue
+			}
+			s.out.SendResult(id, map[string]bool{"cancelled": s.cancel(a.Target)})
+			continue
+		}
+		run, aerr := s.bind(id, env.Op, body)
+		if aerr != nil {
+			s.out.SendError(id, aerr)
 			continue
 		}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -143,7 +130,7 @@ func (s *server) serve(r io.Reader) error {
 		if _, dup := s.inflight[id]; dup {
 			s.mu.Unlock()
 			cancel()
-			s.out.sendError(id, errf(codeInvalidArgument, "id %d is already in flight", id))
+			s.out.SendError(id, wire.Errf(wire.CodeInvalidArgument, "id %d is already in flight", id))
 			continue
 		}
 		s.inflight[id] = cancel
@@ -161,13 +148,13 @@ func (s *server) serve(r io.Reader) error {
 					s.scheduleTrim()
 				}
 			}()
-			s.dispatch(ctx, &req)
+			s.dispatch(ctx, id, run)
 		}()
 	}
 }
 
 func (s *server) malformed(msg string) error {
-	s.out.sendError(0, errf(codeInvalidArgument, "malformed frame: %s", msg))
+	s.out.SendError(0, wire.Errf(wire.CodeInvalidArgument, "malformed frame: %s", msg))
 	return errMalformed{msg}
 }
 
@@ -204,80 +191,109 @@ func (s *server) cancel(target int64) bool {
 	return ok
 }
 
-// afterReply is a result whose finishing work (durability, releasing resources) runs once the
-// reply is on its way: it matters to the sandbox, not to the caller's latency.
-type afterReply struct {
-	result any
-	then   func()
-}
-
-// splitReply separates a handler's result into the reply and the work that follows it.
-func splitReply(res any) (any, func()) {
-	if a, ok := res.(afterReply); ok {
-		return a.result, a.then
-	}
-	return res, func() {}
-}
-
-func (s *server) dispatch(ctx context.Context, req *request) {
-	res, err := s.handle(ctx, req)
+func (s *server) dispatch(ctx context.Context, id int64, run handler) {
+	res, err := run(ctx)
 	if err != nil {
-		s.out.sendError(req.ID, fsError(err, "request"))
+		s.out.SendError(id, wire.FSError(err, "request"))
 		return
 	}
-	reply, then := splitReply(res)
-	s.out.sendResult(req.ID, reply)
+	reply, then := wire.SplitReply(res)
+	s.out.SendResult(id, reply)
 	then()
 }
 
-func (s *server) handle(ctx context.Context, req *request) (any, error) {
-	switch req.Op {
+// badArguments is the reply to arguments of the wrong JSON type. A type error names the struct it
+// was decoding into; every op's is called "request", as when one struct carried all arguments.
+func badArguments(err error) *wire.OpError {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Struct != "" {
+		named := *te
+		named.Struct = "request"
+		err = &named
+	}
+	return wire.Errf(wire.CodeInvalidArgument, "bad arguments: %v", err)
+}
+
+// decodeArgs decodes a request frame's arguments into one op's struct.
+func decodeArgs(body []byte, args any) *wire.OpError {
+	if err := json.Unmarshal(body, args); err != nil {
+		return badArguments(err)
+	}
+	return nil
+}
+
+// bindArgs decodes an op's arguments into args (a new pointer to its struct) now, so bad ones are
+// answered before the request is in flight. P is a pointer type, so one instantiation serves every
+// op (a struct type parameter costs one per op: 37 kB of binary, which is resident memory).
+func bindArgs[P any](body []byte, args P, run func(ctx context.Context, a P) (any, error)) (handler, *wire.OpError) {
+	if err := decodeArgs(body, args); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (any, error) { return run(ctx, args) }, nil
+}
+
+// bind decodes the arguments of op and returns the handler that runs it. An unknown or missing op
+// is still a handler (its error reply comes from the goroutine, like every other op's).
+func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError) {
+	switch op {
 	case "ping":
-		return map[string]any{"version": version, "pid": pid()}, nil
+		return func(context.Context) (any, error) { return map[string]any{"version": version, "pid": pid()}, nil }, nil
 	case "list":
-		return s.list(req.Path)
+		return bindArgs(body, new(fileops.PathArgs), func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.List(a.Path) })
 	case "stat":
-		return s.stat(req.Path)
+		return bindArgs(body, new(fileops.PathArgs), func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.Stat(a.Path) })
 	case "read":
-		return s.read(req.Path)
+		return bindArgs(body, new(fileops.PathArgs), func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.Read(a.Path) })
 	case "read_bytes":
-		return s.readBytes(req.Path, req.Offset, req.Limit)
-	case "write", "write_bytes":
-		return s.write(req)
+		return bindArgs(body, new(fileops.ReadBytesArgs), func(_ context.Context, a *fileops.ReadBytesArgs) (any, error) {
+			return s.files.ReadBytes(a.Path, a.Offset, a.Limit)
+		})
+	case "write":
+		return bindArgs(body, new(fileops.WriteArgs), func(_ context.Context, a *fileops.WriteArgs) (any, error) { return s.files.Write(a) })
+	case "write_bytes":
+		return bindArgs(body, new(fileops.WriteBytesArgs), func(_ context.Context, a *fileops.WriteBytesArgs) (any, error) { return s.files.WriteBytes(a) })
 	case "mkdir":
-		return s.mkdir(req.Path, req.Parents)
+		return bindArgs(body, new(fileops.MkdirArgs), func(_ context.Context, a *fileops.MkdirArgs) (any, error) { return s.files.Mkdir(a.Path, a.Parents) })
 	case "delete":
-		return s.delete(req.Path, req.Recursive)
+		return bindArgs(body, new(fileops.DeleteArgs), func(_ context.Context, a *fileops.DeleteArgs) (any, error) {
+			return s.files.Delete(a.Path, a.Recursive)
+		})
 	case "move":
-		return s.move(req.From, req.To)
+		return bindArgs(body, new(fileops.MoveArgs), func(_ context.Context, a *fileops.MoveArgs) (any, error) { return s.files.Move(a.From, a.To) })
 	case "search":
-		return s.search(ctx, req.Path, req.Query, req.MaxHits)
+		return bindArgs(body, new(fileops.SearchArgs), func(ctx context.Context, a *fileops.SearchArgs) (any, error) {
+			return s.files.Search(ctx, a.Path, a.Query, a.MaxHits)
+		})
 	case "exec":
-		return s.exec(ctx, req)
+		return bindArgs(body, new(procs.ExecArgs), func(ctx context.Context, a *procs.ExecArgs) (any, error) { return s.procs.Exec(ctx, id, a) })
 	case "proc_start":
-		return s.procStart(ctx, req)
+		return bindArgs(body, new(procs.ProcStartArgs), s.procs.ProcStart)
 	case "proc_status":
-		return s.procStatus(ctx, req)
+		return bindArgs(body, new(procs.ProcStatusArgs), s.procs.ProcStatus)
 	case "proc_input":
-		return s.procInput(req)
+		return bindArgs(body, new(procs.ProcInputArgs), func(_ context.Context, a *procs.ProcInputArgs) (any, error) { return s.procs.ProcInput(a) })
 	case "proc_kill":
-		return s.procKill(ctx, req)
+		return bindArgs(body, new(procs.ProcKillArgs), s.procs.ProcKill)
 	case "proc_list":
-		return s.procList()
+		return func(context.Context) (any, error) { return s.procs.ProcList() }, nil
 	case "grep":
-		return s.grep(ctx, req)
+		return bindArgs(body, new(fileops.GrepArgs), s.files.Grep)
 	case "glob":
-		return s.glob(ctx, req)
+		return bindArgs(body, new(fileops.GlobArgs), s.files.Glob)
 	case "preview_start":
-		return s.preview.start(ctx, req.Command, req.Port)
+		return bindArgs(body, new(preview.StartArgs), func(ctx context.Context, a *preview.StartArgs) (any, error) {
+			return s.preview.Start(ctx, a.Command, a.Port)
+		})
 	case "preview_stop":
-		return s.preview.stop()
+		return func(context.Context) (any, error) { return s.preview.Stop() }, nil
 	case "preview_status":
-		return s.preview.status(), nil
+		return func(context.Context) (any, error) { return s.preview.Status(), nil }, nil
 	case "":
-		return nil, errf(codeInvalidArgument, "missing op")
+		return func(context.Context) (any, error) { return nil, wire.Errf(wire.CodeInvalidArgument, "missing op") }, nil
 	default:
-		return nil, errf(codeInvalidArgument, "unknown op %q", req.Op)
+		return func(context.Context) (any, error) {
+			return nil, wire.Errf(wire.CodeInvalidArgument, "unknown op %q", op)
+		}, nil
 	}
 }
 
@@ -290,8 +306,8 @@ func (s *server) doShutdown() {
 		c()
 	}
 	s.mu.Unlock()
-	s.preview.stop()
-	s.killAllProcs()
+	s.preview.Stop()
+	s.procs.KillAllProcs()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
@@ -299,5 +315,5 @@ func (s *server) doShutdown() {
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(stderr, "celld: handlers did not finish within 10s of shutdown")
 	}
-	s.jobs.killAll()
+	s.procs.KillAllJobs()
 }

@@ -1,15 +1,19 @@
-package main
+package fileops
 
 import (
 	"context"
 	"path"
 	"strings"
 	"syscall"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 const maxGlobPattern = 1000
 
-type globMatch struct {
+type GlobMatch struct {
 	Path    string `json:"path"`
 	Type    string `json:"type"`
 	Size    int64  `json:"size"`
@@ -22,23 +26,23 @@ type globPattern []string
 
 func compileGlob(p string) (globPattern, error) {
 	if p == "" || len(p) > maxGlobPattern || strings.IndexByte(p, 0) >= 0 {
-		return nil, errf(codeInvalidPattern, "pattern must be 1..%d bytes without NUL", maxGlobPattern)
+		return nil, wire.Errf(wire.CodeInvalidPattern, "pattern must be 1..%d bytes without NUL", maxGlobPattern)
 	}
 	if strings.HasPrefix(p, "/") {
-		return nil, errf(codeInvalidPattern, "pattern must be relative")
+		return nil, wire.Errf(wire.CodeInvalidPattern, "pattern must be relative")
 	}
 	segs := strings.Split(strings.TrimSuffix(p, "/"), "/")
 	var out globPattern
 	for _, seg := range segs {
 		if seg == "" {
-			return nil, errf(codeInvalidPattern, "pattern has an empty segment")
+			return nil, wire.Errf(wire.CodeInvalidPattern, "pattern has an empty segment")
 		}
 		if seg == "**" {
 			if len(out) > 0 && out[len(out)-1] == "**" {
 				continue // a/**/**/b is a/**/b
 			}
 		} else if _, err := path.Match(seg, ""); err != nil {
-			return nil, errf(codeInvalidPattern, "bad segment %q: %v", seg, err)
+			return nil, wire.Errf(wire.CodeInvalidPattern, "bad segment %q: %v", seg, err)
 		}
 		out = append(out, seg)
 	}
@@ -73,8 +77,16 @@ func (g globPattern) match(rel string) bool {
 	return ok[len(names)]
 }
 
-func (s *server) glob(ctx context.Context, req *request) (any, error) {
-	p, perr := cleanPath(req.Path)
+type GlobArgs struct {
+	Path       string `json:"path"`
+	Pattern    string `json:"pattern"`
+	Exclude    string `json:"exclude"`
+	Type       string `json:"type"`
+	MaxResults *int   `json:"maxResults"`
+}
+
+func (s *Files) Glob(ctx context.Context, req *GlobArgs) (any, error) {
+	p, perr := confine.CleanPath(req.Path)
 	if perr != nil {
 		return nil, perr
 	}
@@ -93,7 +105,7 @@ func (s *server) glob(ctx context.Context, req *request) (any, error) {
 		kind = "any"
 	}
 	if kind != "any" && kind != "file" && kind != "directory" {
-		return nil, errf(codeInvalidArgument, "type must be any, file or directory")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "type must be any, file or directory")
 	}
 	limit, err := clampResults(req.MaxResults)
 	if err != nil {
@@ -105,9 +117,9 @@ func (s *server) glob(ctx context.Context, req *request) (any, error) {
 	}
 	defer syscall.Close(fd)
 	if !dir {
-		return nil, errf(codeNotADirectory, "%s: not a directory", p)
+		return nil, wire.Errf(wire.CodeNotADirectory, "%s: not a directory", p)
 	}
-	matches := []globMatch{}
+	matches := []GlobMatch{}
 	truncated := false
 	prefix := ""
 	if p != "." {
@@ -118,21 +130,21 @@ func (s *server) glob(ctx context.Context, req *request) (any, error) {
 		if exclude != nil && exclude.match(rel) {
 			return false
 		}
-		isDir := isType(st, syscall.S_IFDIR)
-		wanted := kind == "any" || (kind == "directory" && isDir) || (kind == "file" && isType(st, syscall.S_IFREG))
+		isDir := sys.IsType(st, syscall.S_IFDIR)
+		wanted := kind == "any" || (kind == "directory" && isDir) || (kind == "file" && sys.IsType(st, syscall.S_IFREG))
 		if wanted && pattern.match(rel) {
 			if len(matches) == limit {
 				truncated = true
 				w.stop = true
 				return false
 			}
-			matches = append(matches, globMatch{Path: prefix + rel, Type: fileType(st), Size: st.Size,
+			matches = append(matches, GlobMatch{Path: prefix + rel, Type: fileType(st), Size: st.Size,
 				MtimeMs: st.Mtim.Sec*1000 + st.Mtim.Nsec/1_000_000})
 		}
 		return true
 	})
 	if ctx.Err() != nil {
-		return nil, errf(codeCancelled, "glob cancelled")
+		return nil, wire.Errf(wire.CodeCancelled, "glob cancelled")
 	}
 	return map[string]any{"matches": matches, "truncated": truncated || w.truncated}, nil
 }

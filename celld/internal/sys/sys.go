@@ -1,4 +1,6 @@
-package main
+// Package sys wraps the raw Linux syscalls package syscall lacks on some architectures (openat2,
+// renameat2, faccessat2, pidfd_*, getrandom); the numbers are per GOARCH in sysnum_*.go.
+package sys
 
 import (
 	"syscall"
@@ -8,18 +10,18 @@ import (
 // Thin wrappers over the *at syscalls that the standard library does not expose on every arch.
 
 const (
-	resolveNoMagiclinks = 0x02
-	resolveNoSymlinks   = 0x04
-	resolveBeneath      = 0x08
+	ResolveNoMagiclinks = 0x02
+	ResolveNoSymlinks   = 0x04
+	ResolveBeneath      = 0x08
 
-	oPath               = 0x200000 // O_PATH, missing from package syscall
-	atFdcwd             = -100
-	atSymlinkNofollow   = 0x100
-	atRemovedir         = 0x200
-	atEaccess           = 0x200
-	renameNoreplace     = 0x1
-	renameExchange      = 0x2
-	prSetChildSubreaper = 36
+	OPath               = 0x200000 // O_PATH, missing from package syscall
+	AtFdcwd             = -100
+	AtSymlinkNofollow   = 0x100
+	AtRemovedir         = 0x200
+	AtEaccess           = 0x200
+	RenameNoreplace     = 0x1
+	RenameExchange      = 0x2
+	PrSetChildSubreaper = 36
 )
 
 // openHow mirrors struct open_how from <linux/openat2.h>.
@@ -29,7 +31,7 @@ type openHow struct {
 	resolve uint64
 }
 
-func openat2(dirfd int, path string, flags int, mode uint32, resolve uint64) (int, error) {
+func Openat2(dirfd int, path string, flags int, mode uint32, resolve uint64) (int, error) {
 	p, err := syscall.BytePtrFromString(path)
 	if err != nil {
 		return -1, err
@@ -51,7 +53,7 @@ func openat2(dirfd int, path string, flags int, mode uint32, resolve uint64) (in
 	}
 }
 
-func openat(dirfd int, path string, flags int, mode uint32) (int, error) {
+func Openat(dirfd int, path string, flags int, mode uint32) (int, error) {
 	for {
 		fd, err := syscall.Openat(dirfd, path, flags|syscall.O_CLOEXEC, mode)
 		if err == syscall.EINTR {
@@ -61,7 +63,7 @@ func openat(dirfd int, path string, flags int, mode uint32) (int, error) {
 	}
 }
 
-func fstatat(dirfd int, path string, st *syscall.Stat_t, flags int) error {
+func Fstatat(dirfd int, path string, st *syscall.Stat_t, flags int) error {
 	p, err := syscall.BytePtrFromString(path)
 	if err != nil {
 		return err
@@ -74,19 +76,19 @@ func fstatat(dirfd int, path string, st *syscall.Stat_t, flags int) error {
 	return nil
 }
 
-func lstatAt(dirfd int, name string) (syscall.Stat_t, error) {
+func LstatAt(dirfd int, name string) (syscall.Stat_t, error) {
 	var st syscall.Stat_t
-	err := fstatat(dirfd, name, &st, atSymlinkNofollow)
+	err := Fstatat(dirfd, name, &st, AtSymlinkNofollow)
 	return st, err
 }
 
-func fstat(fd int) (syscall.Stat_t, error) {
+func Fstat(fd int) (syscall.Stat_t, error) {
 	var st syscall.Stat_t
 	err := syscall.Fstat(fd, &st)
 	return st, err
 }
 
-func unlinkat(dirfd int, path string, flags int) error {
+func Unlinkat(dirfd int, path string, flags int) error {
 	p, err := syscall.BytePtrFromString(path)
 	if err != nil {
 		return err
@@ -98,7 +100,7 @@ func unlinkat(dirfd int, path string, flags int) error {
 	return nil
 }
 
-func renameat2(olddirfd int, oldpath string, newdirfd int, newpath string, flags uint) error {
+func Renameat2(olddirfd int, oldpath string, newdirfd int, newpath string, flags uint) error {
 	o, err := syscall.BytePtrFromString(oldpath)
 	if err != nil {
 		return err
@@ -115,8 +117,8 @@ func renameat2(olddirfd int, oldpath string, newdirfd int, newpath string, flags
 	return nil
 }
 
-// readlinkat with an empty path reads the link an O_PATH|O_NOFOLLOW fd refers to (no race).
-func readlinkat(dirfd int, path string) (string, error) {
+// Readlinkat with an empty path reads the link an O_PATH|O_NOFOLLOW fd refers to (no race).
+func Readlinkat(dirfd int, path string) (string, error) {
 	p, err := syscall.BytePtrFromString(path)
 	if err != nil {
 		return "", err
@@ -133,13 +135,13 @@ func readlinkat(dirfd int, path string) (string, error) {
 	return string(buf[:n]), nil
 }
 
-func setChildSubreaper() error {
-	return prctl(prSetChildSubreaper, 1)
+func SetChildSubreaper() error {
+	return Prctl(PrSetChildSubreaper, 1)
 }
 
-// pidfdOpen returns a descriptor (close-on-exec) that keeps referring to pid's process even if
+// PidfdOpen returns a descriptor (close-on-exec) that keeps referring to pid's process even if
 // the number is reused.
-func pidfdOpen(pid int) (int, error) {
+func PidfdOpen(pid int) (int, error) {
 	fd, _, e := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
 	if e != 0 {
 		return -1, e
@@ -147,7 +149,7 @@ func pidfdOpen(pid int) (int, error) {
 	return int(fd), nil
 }
 
-func pidfdSendSignal(fd int, sig syscall.Signal) error {
+func PidfdSendSignal(fd int, sig syscall.Signal) error {
 	_, _, e := syscall.Syscall6(sysPidfdSendSignal, uintptr(fd), uintptr(sig), 0, 0, 0, 0)
 	if e != 0 {
 		return e
@@ -155,8 +157,8 @@ func pidfdSendSignal(fd int, sig syscall.Signal) error {
 	return nil
 }
 
-// prctl is for the options that hold for the whole process (per-thread ones go through allThreads).
-func prctl(option, arg uintptr) error {
+// Prctl is for the options that hold for the whole process (per-thread ones go through allThreads).
+func Prctl(option, arg uintptr) error {
 	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, option, arg, 0)
 	if e != 0 {
 		return e
@@ -164,27 +166,27 @@ func prctl(option, arg uintptr) error {
 	return nil
 }
 
-// executable reports whether celld's file identity (the workload user's in a sandbox) may execute
+// Executable reports whether celld's file identity (the workload user's in a sandbox) may execute
 // p: faccessat2 with AT_EACCESS checks the filesystem ids, where access(2) would check celld's real
 // ones. Kernels before 5.8 lack it; there access(2) is the same answer outside a sandbox.
-func executable(p string) bool {
+func Executable(p string) bool {
 	b, err := syscall.BytePtrFromString(p)
 	if err != nil {
 		return false
 	}
-	dirfd := atFdcwd
-	_, _, e := syscall.Syscall6(sysFaccessat2, uintptr(dirfd), uintptr(unsafe.Pointer(b)), 1, atEaccess, 0, 0)
+	dirfd := AtFdcwd
+	_, _, e := syscall.Syscall6(sysFaccessat2, uintptr(dirfd), uintptr(unsafe.Pointer(b)), 1, AtEaccess, 0, 0)
 	if e == syscall.ENOSYS {
 		return syscall.Access(p, 1) == nil
 	}
 	return e == 0
 }
 
-func isType(st *syscall.Stat_t, t uint32) bool { return st.Mode&syscall.S_IFMT == t }
+func IsType(st *syscall.Stat_t, t uint32) bool { return st.Mode&syscall.S_IFMT == t }
 
-// randomRead fills b from the kernel's CSPRNG (getrandom(2)); crypto/rand would bring math/big
+// RandomRead fills b from the kernel's CSPRNG (getrandom(2)); crypto/rand would bring math/big
 // and its ~0.1 MB into a binary that is resident in every sandbox.
-func randomRead(b []byte) error {
+func RandomRead(b []byte) error {
 	for off := 0; off < len(b); {
 		n, _, e := syscall.Syscall(sysGetrandom, uintptr(unsafe.Pointer(&b[off])), uintptr(len(b)-off), 0)
 		if e == syscall.EINTR {

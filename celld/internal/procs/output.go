@@ -1,10 +1,12 @@
-package main
+package procs
 
 import (
 	"fmt"
 	"os"
 	"sync"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/framing"
 )
 
 // streamBudget is the byte allowance of output events that a command's two streams share.
@@ -32,8 +34,8 @@ func (b *streamBudget) take(n int) (granted int, notify bool) {
 // pump copies one output stream into the capture buffer and streams it as output events.
 // Events stop once both streams together sent the budget's limit (the final reply keeps head and
 // tail); quiet sends none.
-func (s *server) pump(id int64, stream string, r *os.File, capture *headTail, budget *streamBudget, quiet bool) {
-	buf := make([]byte, readChunk)
+func (s *Manager) pump(id int64, stream string, r *os.File, capture *headTail, budget *streamBudget, quiet bool) {
+	buf := make([]byte, ReadChunk)
 	var pending []byte // an incomplete UTF-8 sequence carried to the next chunk
 	emit := func(b []byte) {
 		if len(b) == 0 || quiet {
@@ -44,10 +46,10 @@ func (s *server) pump(id int64, stream string, r *os.File, capture *headTail, bu
 			b = b[:completeUTF8(b[:granted])]
 		}
 		if len(b) > 0 {
-			s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream, Data: string(b)})
+			s.out.SendEvent(framing.OutputEvent{ID: id, Event: "output", Stream: stream, Data: string(b)})
 		}
 		if notify {
-			s.out.sendEvent(outputEvent{ID: id, Event: "output", Stream: stream,
+			s.out.SendEvent(framing.OutputEvent{ID: id, Event: "output", Stream: stream,
 				Data: fmt.Sprintf("\n[celld: output beyond %d bytes is not streamed; the result keeps its head and tail]\n", budget.limit)})
 		}
 	}

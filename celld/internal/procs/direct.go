@@ -1,9 +1,11 @@
-package main
+package procs
 
 import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"workcell.dev/celld/internal/sys"
 )
 
 // Direct exec: `bash -c "prog arg …"` costs a bash start (~3.5 ms in a Firecracker VM) only to
@@ -71,16 +73,16 @@ type directCmd struct {
 	env  []string
 }
 
-// cwdInfo is the command's working directory: the path given to chdir, the kernel's name for it
+// CwdInfo is the command's working directory: the path given to chdir, the kernel's name for it
 // (what getcwd returns) and its identity.
-type cwdInfo struct {
+type CwdInfo struct {
 	dir, physical string
 	dev, ino      uint64
 }
 
-// directCommand decides whether command can skip bash; env is the environment bash would get
+// DirectCommand decides whether command can skip bash; env is the environment bash would get
 // (without CELLD_JOB, which the job table appends to either).
-func directCommand(command string, env []string, cwd cwdInfo) (*directCmd, bool) {
+func DirectCommand(command string, env []string, cwd CwdInfo) (*directCmd, bool) {
 	words, ok := splitSimpleCommand(command)
 	if !ok || cwd.physical == "" {
 		return nil, false
@@ -92,7 +94,7 @@ func directCommand(command string, env []string, cwd cwdInfo) (*directCmd, bool)
 			return nil, false // bash's treatment of such entries is not worth mirroring
 		}
 		name := kv[:eq]
-		if _, dup := vars[name]; dup || bashReadsAtStart(name) {
+		if _, dup := vars[name]; dup || BashReadsAtStart(name) {
 			return nil, false
 		}
 		vars[name] = i
@@ -170,9 +172,9 @@ func directCommand(command string, env []string, cwd cwdInfo) (*directCmd, bool)
 	return &directCmd{path: path, argv: words, env: out}, true
 }
 
-// bashReadsAtStart lists environment variables that make a non-interactive bash run startup
+// BashReadsAtStart lists environment variables that make a non-interactive bash run startup
 // files, import functions or options, or search commands differently.
-func bashReadsAtStart(name string) bool {
+func BashReadsAtStart(name string) bool {
 	if strings.HasPrefix(name, "BASH") {
 		return true // BASH_ENV, BASH_FUNC_*%%, BASHOPTS, BASH_COMPAT, …
 	}
@@ -198,7 +200,7 @@ func searchPath(name, pathVar string) string {
 			}
 			return ""
 		}
-		if isType(&st, syscall.S_IFREG) && executable(p) {
+		if sys.IsType(&st, syscall.S_IFREG) && sys.Executable(p) {
 			return p
 		}
 		return ""
@@ -208,15 +210,15 @@ func searchPath(name, pathVar string) string {
 
 func executableFile(p string) bool {
 	var st syscall.Stat_t
-	return syscall.Stat(p, &st) == nil && isType(&st, syscall.S_IFREG) && executable(p)
+	return syscall.Stat(p, &st) == nil && sys.IsType(&st, syscall.S_IFREG) && sys.Executable(p)
 }
 
 func isDir(p string) bool {
 	var st syscall.Stat_t
-	return syscall.Stat(p, &st) == nil && isType(&st, syscall.S_IFDIR)
+	return syscall.Stat(p, &st) == nil && sys.IsType(&st, syscall.S_IFDIR)
 }
 
-func sameFile(p string, cwd cwdInfo) bool {
+func sameFile(p string, cwd CwdInfo) bool {
 	var st syscall.Stat_t
 	return syscall.Stat(p, &st) == nil && uint64(st.Dev) == cwd.dev && uint64(st.Ino) == cwd.ino
 }

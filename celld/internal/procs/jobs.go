@@ -1,4 +1,4 @@
-package main
+package procs
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"workcell.dev/celld/internal/identity"
+	"workcell.dev/celld/internal/sys"
 )
 
 // job is one exec or the preview process: a session leader whose descendants carry CELLD_JOB=id.
@@ -29,11 +32,11 @@ type jobTable struct {
 	self  int
 }
 
-const jobEnv = "CELLD_JOB"
+const JobEnv = "CELLD_JOB"
 
 func newJobTable() *jobTable {
 	var b [6]byte
-	randomRead(b[:])
+	sys.RandomRead(b[:])
 	return &jobTable{nonce: hex.EncodeToString(b[:]), jobs: map[string]*job{}, self: os.Getpid()}
 }
 
@@ -44,14 +47,14 @@ func (t *jobTable) start(cmd *exec.Cmd, kind string) (*job, <-chan syscall.WaitS
 	defer t.mu.Unlock()
 	t.seq++
 	j := &job{id: fmt.Sprintf("%s.%s%d", t.nonce, kind, t.seq)}
-	cmd.Env = append(cmd.Env, jobEnv+"="+j.id)
+	cmd.Env = append(cmd.Env, JobEnv+"="+j.id)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setsid = true
 	// As the workload user: its execve drops celld's capabilities (none are inheritable).
-	cmd.SysProcAttr.Credential = workload
-	ch, start, err := reaper().start(cmd)
+	cmd.SysProcAttr.Credential = identity.Workload
+	ch, start, err := Reaper().Start(cmd)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -69,11 +72,11 @@ func (t *jobTable) rootExited(j *job) {
 type procInfo struct {
 	pid, ppid, sid int
 	start          uint64
-	state          byte
+	State          byte
 }
 
-// readProcStat parses /proc/PID/stat; comm may contain spaces and parentheses, so split after the last ')'.
-func readProcStat(pid int) (procInfo, bool) {
+// ReadProcStat parses /proc/PID/stat; comm may contain spaces and parentheses, so split after the last ')'.
+func ReadProcStat(pid int) (procInfo, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return procInfo{}, false
@@ -87,7 +90,7 @@ func readProcStat(pid int) (procInfo, bool) {
 	if len(f) < 20 {
 		return procInfo{}, false
 	}
-	p := procInfo{pid: pid, state: f[0][0]}
+	p := procInfo{pid: pid, State: f[0][0]}
 	p.ppid, _ = strconv.Atoi(string(f[1]))
 	p.sid, _ = strconv.Atoi(string(f[3]))
 	p.start, _ = strconv.ParseUint(string(f[19]), 10, 64)
@@ -107,7 +110,7 @@ func listProcs() []procInfo {
 		if err != nil {
 			continue
 		}
-		if p, ok := readProcStat(pid); ok {
+		if p, ok := ReadProcStat(pid); ok {
 			procs = append(procs, p)
 		}
 	}
@@ -120,7 +123,7 @@ func envMarker(pid int) string {
 	if err != nil {
 		return ""
 	}
-	key := []byte(jobEnv + "=")
+	key := []byte(JobEnv + "=")
 	for _, kv := range bytes.Split(b, []byte{0}) {
 		if bytes.HasPrefix(kv, key) {
 			return string(kv[len(key):])
@@ -143,7 +146,7 @@ func (t *jobTable) leftovers(j *job, withOrphans bool) []procInfo {
 	var visit func(pid int)
 	visit = func(pid int) {
 		p := byPid[pid]
-		if p.state != 'Z' && p.state != 'X' {
+		if p.State != 'Z' && p.State != 'X' {
 			out = append(out, p)
 		}
 		for _, c := range children[pid] {
@@ -167,7 +170,7 @@ func (t *jobTable) ownerOf(p procInfo) (string, bool) {
 			return j.id, true
 		}
 	}
-	if reaper().registered(p.pid) {
+	if Reaper().registered(p.pid) {
 		return "", false
 	}
 	if m := envMarker(p.pid); m != "" {
@@ -187,20 +190,20 @@ func (t *jobTable) ownerOf(p procInfo) (string, bool) {
 // its start time is checked, so a pid reused meanwhile is never hit: with CAP_KILL celld could
 // otherwise signal another user's process that took the number.
 func killIfSame(p procInfo, sig syscall.Signal) {
-	fd, err := pidfdOpen(p.pid)
+	fd, err := sys.PidfdOpen(p.pid)
 	if err == syscall.ESRCH {
 		return
 	}
 	if err != nil {
 		// No pidfd (kernel before 5.3, or a seccomp profile without it): check, then kill.
-		if cur, ok := readProcStat(p.pid); ok && cur.start == p.start {
+		if cur, ok := ReadProcStat(p.pid); ok && cur.start == p.start {
 			syscall.Kill(p.pid, sig)
 		}
 		return
 	}
 	defer syscall.Close(fd)
-	if cur, ok := readProcStat(p.pid); ok && cur.start == p.start {
-		pidfdSendSignal(fd, sig)
+	if cur, ok := ReadProcStat(p.pid); ok && cur.start == p.start {
+		sys.PidfdSendSignal(fd, sig)
 	}
 }
 
@@ -209,7 +212,7 @@ func (t *jobTable) signal(j *job, sig syscall.Signal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	// The group id is the root's pid; signal the group only while that pid is provably still ours.
-	if root, ok := readProcStat(j.pid); ok && root.start == j.start {
+	if root, ok := ReadProcStat(j.pid); ok && root.start == j.start {
 		syscall.Kill(-j.pid, sig)
 	}
 	for _, p := range t.leftovers(j, false) {
@@ -240,7 +243,7 @@ func (t *jobTable) finish(j *job) {
 			delete(t.jobs, j.id)
 			t.mu.Unlock()
 			if len(left) > 0 {
-				fmt.Fprintf(stderr, "celld: %d processes of %s survived SIGKILL\n", len(left), j.id)
+				fmt.Fprintf(os.Stderr, "celld: %d processes of %s survived SIGKILL\n", len(left), j.id)
 			}
 			return
 		}

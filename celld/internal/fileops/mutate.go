@@ -1,63 +1,108 @@
-package main
+package fileops
 
 import (
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
 	"syscall"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 // openParent resolves the parent directory of a mutation target refusing every symlink, so the
 // final *at syscall acts on a name inside a directory the kernel proved is beneath root.
-func (s *server) openParent(p string) (int, string, error) {
+func (s *Files) openParent(p string) (int, string, error) {
 	if p == "." {
-		return -1, "", errf(codeInvalidArgument, "refusing to modify the workspace root itself")
+		return -1, "", wire.Errf(wire.CodeInvalidArgument, "refusing to modify the workspace root itself")
 	}
-	dir, name := splitParent(p)
-	fd, err := s.root.open(dir, oPath|syscall.O_DIRECTORY, 0, noSymlinks)
+	dir, name := confine.SplitParent(p)
+	fd, err := s.root.Open(dir, sys.OPath|syscall.O_DIRECTORY, 0, confine.NoSymlinks)
 	if err != nil {
-		return -1, "", fsError(err, dir)
+		return -1, "", wire.FSError(err, dir)
 	}
 	return fd, name, nil
 }
 
-func (s *server) write(req *request) (any, error) {
-	p, perr := cleanPath(req.Path)
+// WriteTarget is what write and write_bytes share besides their content.
+type WriteTarget struct {
+	Path            string  `json:"path"`
+	ExpectedVersion *string `json:"expectedVersion"`
+	CreateParents   bool    `json:"createParents"`
+	Mode            *uint32 `json:"mode"`
+}
+
+type WriteArgs struct {
+	WriteTarget
+	Content *string `json:"content"`
+}
+
+type WriteBytesArgs struct {
+	WriteTarget
+	Data *string `json:"data"`
+}
+
+type MkdirArgs struct {
+	Path    string `json:"path"`
+	Parents bool   `json:"parents"`
+}
+
+type DeleteArgs struct {
+	Path      string `json:"path"`
+	Recursive bool   `json:"recursive"`
+}
+
+type MoveArgs struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func (s *Files) Write(req *WriteArgs) (any, error) {
+	p, perr := confine.CleanPath(req.Path)
 	if perr != nil {
 		return nil, perr
 	}
-	var data []byte
-	if req.Op == "write" {
-		if req.Content == nil {
-			return nil, errf(codeInvalidArgument, "content is required")
-		}
-		if len(*req.Content) > maxFileBytes {
-			return nil, errf(codeFileTooLarge, "content exceeds %d bytes", maxFileBytes)
-		}
-		data = []byte(*req.Content)
-	} else {
-		if req.Data == nil {
-			return nil, errf(codeInvalidArgument, "data is required")
-		}
-		if base64.StdEncoding.DecodedLen(len(*req.Data)) > maxFileBytes+2 {
-			return nil, errf(codeFileTooLarge, "data exceeds %d bytes", maxFileBytes)
-		}
-		var err error
-		if data, err = base64.StdEncoding.DecodeString(*req.Data); err != nil {
-			return nil, errf(codeInvalidArgument, "data is not valid base64: %v", err)
-		}
-		if len(data) > maxFileBytes {
-			return nil, errf(codeFileTooLarge, "data exceeds %d bytes", maxFileBytes)
-		}
+	if req.Content == nil {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "content is required")
 	}
+	if len(*req.Content) > MaxFileBytes {
+		return nil, wire.Errf(wire.CodeFileTooLarge, "content exceeds %d bytes", MaxFileBytes)
+	}
+	return s.writeFile(p, &req.WriteTarget, []byte(*req.Content))
+}
+
+func (s *Files) WriteBytes(req *WriteBytesArgs) (any, error) {
+	p, perr := confine.CleanPath(req.Path)
+	if perr != nil {
+		return nil, perr
+	}
+	if req.Data == nil {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "data is required")
+	}
+	if base64.StdEncoding.DecodedLen(len(*req.Data)) > MaxFileBytes+2 {
+		return nil, wire.Errf(wire.CodeFileTooLarge, "data exceeds %d bytes", MaxFileBytes)
+	}
+	data, err := base64.StdEncoding.DecodeString(*req.Data)
+	if err != nil {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "data is not valid base64: %v", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, wire.Errf(wire.CodeFileTooLarge, "data exceeds %d bytes", MaxFileBytes)
+	}
+	return s.writeFile(p, &req.WriteTarget, data)
+}
+
+// writeFile replaces p (already clean) with data, atomically, as write and write_bytes do.
+func (s *Files) writeFile(p string, req *WriteTarget, data []byte) (any, error) {
 	if req.Mode != nil && *req.Mode > 0o777 {
-		return nil, errf(codeInvalidArgument, "mode must be permission bits 0..0777")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "mode must be permission bits 0..0777")
 	}
 	if p == "." {
-		return nil, errf(codeIsADirectory, "the workspace root is a directory")
+		return nil, wire.Errf(wire.CodeIsADirectory, "the workspace root is a directory")
 	}
 	if req.CreateParents {
-		if dir, _ := splitParent(p); dir != "." {
+		if dir, _ := confine.SplitParent(p); dir != "." {
 			if _, err := s.mkdirAll(dir); err != nil {
 				return nil, err
 			}
@@ -85,7 +130,7 @@ func (s *server) write(req *request) (any, error) {
 	}
 	tmp, st, err := writeTemp(pfd, data, perm)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	// Only the version check and the rename are serialised, so a slow fsync never blocks other writes.
 	s.writeMu.Lock()
@@ -93,9 +138,9 @@ func (s *server) write(req *request) (any, error) {
 	cur, exists, err := lstatTarget(pfd, name, p)
 	if err == nil && req.ExpectedVersion != nil {
 		if !exists {
-			err = &opError{Code: codeConflict, Message: p + ": file no longer exists"}
+			err = &wire.OpError{Code: wire.CodeConflict, Message: p + ": file no longer exists"}
 		} else if v := versionOf(&cur); v != *req.ExpectedVersion {
-			err = &opError{Code: codeConflict, Message: p + ": file changed since it was read",
+			err = &wire.OpError{Code: wire.CodeConflict, Message: p + ": file changed since it was read",
 				Details: map[string]any{"currentVersion": v}}
 		}
 	}
@@ -103,21 +148,21 @@ func (s *server) write(req *request) (any, error) {
 	if err == nil && exists {
 		// Pins the file about to be replaced, so freeing its blocks (a journal update, and a discard
 		// on some mounts) happens at our close after the reply instead of inside the rename.
-		replaced, _ = openat(pfd, name, oPath|syscall.O_NOFOLLOW, 0)
+		replaced, _ = sys.Openat(pfd, name, sys.OPath|syscall.O_NOFOLLOW, 0)
 	}
 	if err == nil {
-		err = renameat2(pfd, tmp, pfd, name, 0) // rename replaces a link itself, never its target
+		err = sys.Renameat2(pfd, tmp, pfd, name, 0) // rename replaces a link itself, never its target
 	}
 	if err != nil {
 		closeIfOpen(replaced)
-		unlinkat(pfd, tmp, 0)
-		return nil, fsError(err, p)
+		sys.Unlinkat(pfd, tmp, 0)
+		return nil, wire.FSError(err, p)
 	}
 	parentHeld = true
 	result := map[string]any{"version": versionOf(&st), "size": st.Size}
 	// The content was fsynced before the rename, so a crash leaves the old file or the new one,
 	// never a torn one; syncing the directory (the rename's durability) needs no caller waiting.
-	return afterReply{result, func() {
+	return wire.AfterReply{Result: result, Then: func() {
 		closeIfOpen(replaced)
 		fsyncDir(pfd)
 		syscall.Close(pfd)
@@ -132,18 +177,18 @@ func closeIfOpen(fd int) {
 
 // lstatTarget inspects an existing write target: only a regular file may be replaced.
 func lstatTarget(pfd int, name, p string) (syscall.Stat_t, bool, error) {
-	st, err := lstatAt(pfd, name)
+	st, err := sys.LstatAt(pfd, name)
 	switch {
 	case err == syscall.ENOENT:
 		return st, false, nil
 	case err != nil:
-		return st, false, fsError(err, p)
-	case isType(&st, syscall.S_IFDIR):
-		return st, true, errf(codeIsADirectory, "%s: is a directory", p)
-	case isType(&st, syscall.S_IFLNK):
-		return st, true, errf(codePathEscape, "%s: is a symlink; writes never follow links", p)
-	case !isType(&st, syscall.S_IFREG):
-		return st, true, errf(codeNotRegularFile, "%s: not a regular file", p)
+		return st, false, wire.FSError(err, p)
+	case sys.IsType(&st, syscall.S_IFDIR):
+		return st, true, wire.Errf(wire.CodeIsADirectory, "%s: is a directory", p)
+	case sys.IsType(&st, syscall.S_IFLNK):
+		return st, true, wire.Errf(wire.CodePathEscape, "%s: is a symlink; writes never follow links", p)
+	case !sys.IsType(&st, syscall.S_IFREG):
+		return st, true, wire.Errf(wire.CodeNotRegularFile, "%s: not a regular file", p)
 	}
 	return st, true, nil
 }
@@ -156,12 +201,12 @@ func writeTemp(pfd int, data []byte, perm uint32) (string, syscall.Stat_t, error
 	fd := -1
 	for i := 0; fd < 0; i++ {
 		var rnd [8]byte
-		if err := randomRead(rnd[:]); err != nil {
+		if err := sys.RandomRead(rnd[:]); err != nil {
 			return "", st, err
 		}
 		tmp = ".celld-tmp-" + hex.EncodeToString(rnd[:])
 		var err error
-		fd, err = openat(pfd, tmp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW, perm)
+		fd, err = sys.Openat(pfd, tmp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW, perm)
 		if err == syscall.EEXIST && i < 8 {
 			continue
 		}
@@ -171,7 +216,7 @@ func writeTemp(pfd int, data []byte, perm uint32) (string, syscall.Stat_t, error
 	}
 	defer syscall.Close(fd)
 	fail := func(err error) (string, syscall.Stat_t, error) {
-		unlinkat(pfd, tmp, 0)
+		sys.Unlinkat(pfd, tmp, 0)
 		return "", st, err
 	}
 	if err := syscall.Fchmod(fd, perm); err != nil { // the umask may have masked bits
@@ -191,7 +236,7 @@ func writeTemp(pfd int, data []byte, perm uint32) (string, syscall.Stat_t, error
 		return fail(err)
 	}
 	var err error
-	if st, err = fstat(fd); err != nil {
+	if st, err = sys.Fstat(fd); err != nil {
 		return fail(err)
 	}
 	return tmp, st, nil
@@ -199,14 +244,14 @@ func writeTemp(pfd int, data []byte, perm uint32) (string, syscall.Stat_t, error
 
 // fsyncDir makes a rename durable; O_PATH fds cannot be fsynced, so open "." for reading.
 func fsyncDir(pfd int) {
-	if dfd, err := openat(pfd, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0); err == nil {
+	if dfd, err := sys.Openat(pfd, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0); err == nil {
 		syscall.Fsync(dfd)
 		syscall.Close(dfd)
 	}
 }
 
-func (s *server) mkdir(path string, parents bool) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) Mkdir(path string, parents bool) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
@@ -219,20 +264,20 @@ func (s *server) mkdir(path string, parents bool) (any, error) {
 	}
 	pfd, name, err := s.openParent(p)
 	if err != nil {
-		if oe, ok := err.(*opError); ok && oe.Code == codeInvalidArgument {
-			return nil, errf(codeAlreadyExists, "the workspace root already exists")
+		if oe, ok := err.(*wire.OpError); ok && oe.Code == wire.CodeInvalidArgument {
+			return nil, wire.Errf(wire.CodeAlreadyExists, "the workspace root already exists")
 		}
 		return nil, err
 	}
 	defer syscall.Close(pfd)
 	if err := syscall.Mkdirat(pfd, name, 0o755); err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	return map[string]bool{"created": true}, nil
 }
 
 // mkdirAll creates each missing component; every step re-resolves from root without links.
-func (s *server) mkdirAll(p string) (bool, error) {
+func (s *Files) mkdirAll(p string) (bool, error) {
 	if p == "." {
 		return false, nil
 	}
@@ -252,20 +297,20 @@ func (s *server) mkdirAll(p string) (bool, error) {
 		case err == syscall.EEXIST:
 			created = false
 		default:
-			return false, fsError(err, prefix)
+			return false, wire.FSError(err, prefix)
 		}
 	}
 	// Whatever already existed must be a real directory, not a link or a file.
-	fd, err := s.root.open(p, oPath|syscall.O_DIRECTORY, 0, noSymlinks)
+	fd, err := s.root.Open(p, sys.OPath|syscall.O_DIRECTORY, 0, confine.NoSymlinks)
 	if err != nil {
-		return false, fsError(err, p)
+		return false, wire.FSError(err, p)
 	}
 	syscall.Close(fd)
 	return created, nil
 }
 
-func (s *server) delete(path string, recursive bool) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) Delete(path string, recursive bool) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
@@ -274,25 +319,25 @@ func (s *server) delete(path string, recursive bool) (any, error) {
 		return nil, err
 	}
 	defer syscall.Close(pfd)
-	st, err := lstatAt(pfd, name)
+	st, err := sys.LstatAt(pfd, name)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
-	if !isType(&st, syscall.S_IFDIR) {
+	if !sys.IsType(&st, syscall.S_IFDIR) {
 		// unlinkat removes a symlink itself, never its target.
-		if err = unlinkat(pfd, name, 0); err != syscall.EISDIR {
+		if err = sys.Unlinkat(pfd, name, 0); err != syscall.EISDIR {
 			if err != nil {
-				return nil, fsError(err, p)
+				return nil, wire.FSError(err, p)
 			}
 			return map[string]bool{"deleted": true}, nil
 		}
 	}
 	if !recursive {
 		// Any directory, empty or not, needs the explicit flag: deleting one is never implied.
-		return nil, errf(codeDirectoryNotEmpty, "%s: is a directory; pass recursive to delete it", p)
+		return nil, wire.Errf(wire.CodeDirectoryNotEmpty, "%s: is a directory; pass recursive to delete it", p)
 	}
 	if err := removeTree(pfd, name, 0); err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	return map[string]bool{"deleted": true}, nil
 }
@@ -303,12 +348,12 @@ const maxDeleteDepth = 512
 // in anywhere is unlinked as a link and never traversed.
 func removeTree(dirfd int, name string, depth int) error {
 	if depth > maxDeleteDepth {
-		return errf(codeInternal, "directory tree deeper than %d levels", maxDeleteDepth)
+		return wire.Errf(wire.CodeInternal, "directory tree deeper than %d levels", maxDeleteDepth)
 	}
 	for attempt := 0; attempt < 5; attempt++ {
-		fd, err := openat(dirfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+		fd, err := sys.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 		if err == syscall.ELOOP || err == syscall.ENOTDIR {
-			err = unlinkat(dirfd, name, 0)
+			err = sys.Unlinkat(dirfd, name, 0)
 			if err == syscall.ENOENT {
 				return nil
 			}
@@ -320,10 +365,10 @@ func removeTree(dirfd int, name string, depth int) error {
 		if err != nil {
 			return err
 		}
-		names, err := readNames(fd, nil)
+		names, err := ReadNames(fd, nil)
 		if err == nil {
 			for _, n := range names {
-				e := unlinkat(fd, n, 0)
+				e := sys.Unlinkat(fd, n, 0)
 				if e == syscall.EISDIR {
 					e = removeTree(fd, n, depth+1)
 				}
@@ -337,7 +382,7 @@ func removeTree(dirfd int, name string, depth int) error {
 		if err != nil {
 			return err
 		}
-		err = unlinkat(dirfd, name, atRemovedir)
+		err = sys.Unlinkat(dirfd, name, sys.AtRemovedir)
 		if err == nil || err == syscall.ENOENT {
 			return nil
 		}
@@ -349,20 +394,20 @@ func removeTree(dirfd int, name string, depth int) error {
 	return syscall.ENOTEMPTY
 }
 
-func (s *server) move(from, to string) (any, error) {
-	f, perr := cleanPath(from)
+func (s *Files) Move(from, to string) (any, error) {
+	f, perr := confine.CleanPath(from)
 	if perr != nil {
 		return nil, perr
 	}
-	t, perr := cleanPath(to)
+	t, perr := confine.CleanPath(to)
 	if perr != nil {
 		return nil, perr
 	}
 	if f == "." || t == "." {
-		return nil, errf(codeInvalidArgument, "cannot move the workspace root or onto it")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "cannot move the workspace root or onto it")
 	}
 	if t == f || strings.HasPrefix(t, f+"/") {
-		return nil, errf(codeInvalidArgument, "cannot move %s into itself", f)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "cannot move %s into itself", f)
 	}
 	fpfd, fname, err := s.openParent(f)
 	if err != nil {
@@ -375,18 +420,18 @@ func (s *server) move(from, to string) (any, error) {
 	}
 	defer syscall.Close(tpfd)
 	// RENAME_NOREPLACE makes "never overwrite" atomic in the kernel, not a check-then-rename.
-	switch err := renameat2(fpfd, fname, tpfd, tname, renameNoreplace); err {
+	switch err := sys.Renameat2(fpfd, fname, tpfd, tname, sys.RenameNoreplace); err {
 	case nil:
 	case syscall.EEXIST, syscall.ENOTEMPTY:
-		return nil, errf(codeAlreadyExists, "%s: already exists", t)
+		return nil, wire.Errf(wire.CodeAlreadyExists, "%s: already exists", t)
 	case syscall.ENOENT:
-		return nil, errf(codeNotFound, "%s: no such file or directory", f)
+		return nil, wire.Errf(wire.CodeNotFound, "%s: no such file or directory", f)
 	case syscall.EINVAL:
-		return nil, errf(codeInvalidArgument, "cannot move %s to %s", f, t)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "cannot move %s to %s", f, t)
 	case syscall.EXDEV:
-		return nil, errf(codeInvalidArgument, "cannot move across filesystems")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "cannot move across filesystems")
 	default:
-		return nil, fsError(err, f)
+		return nil, wire.FSError(err, f)
 	}
 	fsyncDir(tpfd)
 	return map[string]bool{"moved": true}, nil

@@ -1,9 +1,13 @@
-package main
+package fileops
 
 import (
 	"context"
 	"sort"
 	"syscall"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 // treeWalk visits a directory tree in name order through fds opened O_NOFOLLOW, never following a
@@ -26,7 +30,7 @@ func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
 		w.truncated = true
 		return
 	}
-	names, err := readNames(dfd, nil)
+	names, err := ReadNames(dfd, nil)
 	if err != nil {
 		return
 	}
@@ -35,7 +39,7 @@ func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
 		if w.done() {
 			return
 		}
-		st, err := lstatAt(dfd, name)
+		st, err := sys.LstatAt(dfd, name)
 		if err != nil {
 			continue
 		}
@@ -48,8 +52,8 @@ func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
 			child = rel + "/" + name
 		}
 		descend := visit(dfd, name, child, &st)
-		if isType(&st, syscall.S_IFDIR) && descend && !w.skip[name] && !w.done() {
-			fd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+		if sys.IsType(&st, syscall.S_IFDIR) && descend && !w.skip[name] && !w.done() {
+			fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 			if err != nil {
 				continue
 			}
@@ -61,31 +65,31 @@ func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
 
 // openStart resolves the start path of a walk (links followed only beneath the root) and reports
 // whether it is a directory (fd readable) or a regular file (fd opened for reading).
-func (s *server) openStart(p string) (fd int, dir bool, st syscall.Stat_t, err error) {
-	probe, err := s.root.open(p, oPath, 0, followBeneath)
+func (s *Files) openStart(p string) (fd int, dir bool, st syscall.Stat_t, err error) {
+	probe, err := s.root.Open(p, sys.OPath, 0, confine.FollowBeneath)
 	if err != nil {
-		return -1, false, st, fsError(err, p)
+		return -1, false, st, wire.FSError(err, p)
 	}
-	st, err = fstat(probe)
+	st, err = sys.Fstat(probe)
 	if err != nil {
 		syscall.Close(probe)
-		return -1, false, st, fsError(err, p)
+		return -1, false, st, wire.FSError(err, p)
 	}
 	switch {
-	case isType(&st, syscall.S_IFDIR):
-		fd, err := openat(probe, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	case sys.IsType(&st, syscall.S_IFDIR):
+		fd, err := sys.Openat(probe, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 		syscall.Close(probe)
 		if err != nil {
-			return -1, false, st, fsError(err, p)
+			return -1, false, st, wire.FSError(err, p)
 		}
 		return fd, true, st, nil
-	case isType(&st, syscall.S_IFREG):
+	case sys.IsType(&st, syscall.S_IFREG):
 		syscall.Close(probe)
 		fd, fst, err := s.openRegular(p)
 		return fd, false, fst, err
 	default:
 		syscall.Close(probe)
-		return -1, false, st, errf(codeNotRegularFile, "%s: not a file or directory", p)
+		return -1, false, st, wire.Errf(wire.CodeNotRegularFile, "%s: not a file or directory", p)
 	}
 }
 
@@ -95,7 +99,7 @@ func clampResults(n *int) (int, error) {
 		return 50, nil
 	}
 	if *n < 1 || *n > 1000 {
-		return 0, errf(codeInvalidArgument, "maxResults must be 1..1000")
+		return 0, wire.Errf(wire.CodeInvalidArgument, "maxResults must be 1..1000")
 	}
 	return *n, nil
 }

@@ -1,4 +1,4 @@
-package main
+package fileops
 
 import (
 	"bytes"
@@ -7,12 +7,16 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 const (
-	maxSearchHits     = 100
-	maxSearchFileSize = 1_000_000
-	maxSearchLine     = 500 // characters kept per hit line
+	MaxSearchHits     = 100
+	MaxSearchFileSize = 1_000_000
+	MaxSearchLine     = 500 // characters kept per hit line
 	maxSearchQuery    = 1000
 	maxSearchFiles    = 50_000
 	maxSearchDepth    = 64
@@ -21,59 +25,65 @@ const (
 // skipDirs are never descended into by search: dependency, VCS and build output trees.
 var skipDirs = map[string]bool{"node_modules": true, ".git": true, "dist": true, "build": true, ".next": true}
 
-type searchHit struct {
+type SearchHit struct {
 	Path string `json:"path"`
 	Line int    `json:"line"`
 	Text string `json:"text"`
+}
+
+type SearchArgs struct {
+	Path    string `json:"path"`
+	Query   string `json:"query"`
+	MaxHits *int   `json:"maxHits"`
 }
 
 type searcher struct {
 	ctx       context.Context
 	needle    []byte
 	maxHits   int
-	hits      []searchHit
+	hits      []SearchHit
 	files     int
 	truncated bool
 }
 
-func (s *server) search(ctx context.Context, path, query string, maxHits *int) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) Search(ctx context.Context, path, query string, maxHits *int) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
 	if query == "" || len(query) > maxSearchQuery {
-		return nil, errf(codeInvalidArgument, "query must be 1..%d bytes", maxSearchQuery)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "query must be 1..%d bytes", maxSearchQuery)
 	}
-	limit := maxSearchHits
+	limit := MaxSearchHits
 	if maxHits != nil && *maxHits != 0 {
 		if *maxHits < 0 {
-			return nil, errf(codeInvalidArgument, "maxHits must be positive")
+			return nil, wire.Errf(wire.CodeInvalidArgument, "maxHits must be positive")
 		}
 		if *maxHits < limit {
 			limit = *maxHits
 		}
 	}
 	// Probe with O_PATH first so a FIFO or device given as the start path is never opened for I/O.
-	probe, err := s.root.open(p, oPath, 0, followBeneath)
+	probe, err := s.root.Open(p, sys.OPath, 0, confine.FollowBeneath)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
-	st, err := fstat(probe)
+	st, err := sys.Fstat(probe)
 	if err != nil {
 		syscall.Close(probe)
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
-	sr := &searcher{ctx: ctx, needle: bytes.ToLower([]byte(query)), maxHits: limit, hits: []searchHit{}}
+	sr := &searcher{ctx: ctx, needle: bytes.ToLower([]byte(query)), maxHits: limit, hits: []SearchHit{}}
 	switch {
-	case isType(&st, syscall.S_IFDIR):
-		fd, err := openat(probe, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	case sys.IsType(&st, syscall.S_IFDIR):
+		fd, err := sys.Openat(probe, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 		syscall.Close(probe)
 		if err != nil {
-			return nil, fsError(err, p)
+			return nil, wire.FSError(err, p)
 		}
 		sr.walk(fd, p, 0)
 		syscall.Close(fd)
-	case isType(&st, syscall.S_IFREG):
+	case sys.IsType(&st, syscall.S_IFREG):
 		syscall.Close(probe)
 		fd, fst, err := s.openRegular(p)
 		if err != nil {
@@ -83,10 +93,10 @@ func (s *server) search(ctx context.Context, path, query string, maxHits *int) (
 		syscall.Close(fd)
 	default:
 		syscall.Close(probe)
-		return nil, errf(codeNotRegularFile, "%s: not a file or directory", p)
+		return nil, wire.Errf(wire.CodeNotRegularFile, "%s: not a file or directory", p)
 	}
 	if ctx.Err() != nil {
-		return nil, errf(codeCancelled, "search cancelled")
+		return nil, wire.Errf(wire.CodeCancelled, "search cancelled")
 	}
 	return map[string]any{"hits": sr.hits, "truncated": sr.truncated}, nil
 }
@@ -99,7 +109,7 @@ func (sr *searcher) walk(dfd int, rel string, depth int) {
 		sr.truncated = true
 		return
 	}
-	names, err := readNames(dfd, nil)
+	names, err := ReadNames(dfd, nil)
 	if err != nil {
 		return
 	}
@@ -108,7 +118,7 @@ func (sr *searcher) walk(dfd int, rel string, depth int) {
 		if sr.done() {
 			return
 		}
-		st, err := lstatAt(dfd, name)
+		st, err := sys.LstatAt(dfd, name)
 		if err != nil {
 			continue
 		}
@@ -117,26 +127,26 @@ func (sr *searcher) walk(dfd int, rel string, depth int) {
 			child = rel + "/" + name
 		}
 		switch {
-		case isType(&st, syscall.S_IFDIR):
+		case sys.IsType(&st, syscall.S_IFDIR):
 			if skipDirs[name] {
 				continue
 			}
-			fd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+			fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 			if err != nil {
 				continue
 			}
 			sr.walk(fd, child, depth+1)
 			syscall.Close(fd)
-		case isType(&st, syscall.S_IFREG) && st.Size <= maxSearchFileSize:
+		case sys.IsType(&st, syscall.S_IFREG) && st.Size <= MaxSearchFileSize:
 			if sr.files++; sr.files > maxSearchFiles {
 				sr.truncated = true
 				return
 			}
-			fd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+			fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
 			if err != nil {
 				continue
 			}
-			if fst, err := fstat(fd); err == nil && isType(&fst, syscall.S_IFREG) {
+			if fst, err := sys.Fstat(fd); err == nil && sys.IsType(&fst, syscall.S_IFREG) {
 				sr.scanFile(fd, &fst, child)
 			}
 			syscall.Close(fd)
@@ -145,10 +155,10 @@ func (sr *searcher) walk(dfd int, rel string, depth int) {
 }
 
 func (sr *searcher) scanFile(fd int, st *syscall.Stat_t, rel string) {
-	if st.Size > maxSearchFileSize {
+	if st.Size > MaxSearchFileSize {
 		return
 	}
-	data, complete, err := readUpTo(fd, 0, maxSearchFileSize, st.Size)
+	data, complete, err := ReadUpTo(fd, 0, MaxSearchFileSize, st.Size)
 	if err != nil || !complete || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return // unreadable, grew past the limit, or binary
 	}
@@ -169,7 +179,7 @@ func (sr *searcher) scanFile(fd int, st *syscall.Stat_t, rel string) {
 			sr.truncated = true
 			return
 		}
-		sr.hits = append(sr.hits, searchHit{Path: rel, Line: line, Text: clipRunes(strings.TrimSuffix(string(or), "\r"), maxSearchLine)})
+		sr.hits = append(sr.hits, SearchHit{Path: rel, Line: line, Text: clipRunes(strings.TrimSuffix(string(or), "\r"), MaxSearchLine)})
 	}
 }
 

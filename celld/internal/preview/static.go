@@ -1,4 +1,4 @@
-package main
+package preview
 
 import (
 	"bufio"
@@ -11,12 +11,15 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
 )
 
 // staticServer is a deliberately tiny HTTP/1.1 GET/HEAD file server for previews of plain
 // index.html sites. net/http would more than double the binary and celld's idle RSS.
 type staticServer struct {
-	root *Root
+	root *confine.Root
 	base string // directory beneath root that is served
 	ln   *os.File
 
@@ -29,7 +32,7 @@ const (
 	staticIdleTimeout = 60 * time.Second
 )
 
-func startStaticServer(root *Root, base string, port int) (*staticServer, error) {
+func startStaticServer(root *confine.Root, base string, port int) (*staticServer, error) {
 	ln, err := listenTCP(port)
 	if err != nil {
 		return nil, err
@@ -169,7 +172,7 @@ func (s *staticServer) respond(w io.Writer, method, target string, keepAlive boo
 	if err != nil {
 		return writeStatus(w, 404, "not found", keepAlive)
 	}
-	if isType(&st, syscall.S_IFDIR) {
+	if sys.IsType(&st, syscall.S_IFDIR) {
 		f.Close()
 		if !strings.HasSuffix(decoded, "/") {
 			loc := clean + "/"
@@ -184,7 +187,7 @@ func (s *staticServer) respond(w io.Writer, method, target string, keepAlive boo
 		} else {
 			rel += "/index.html"
 		}
-		if f, st, err = s.open(rel); err != nil || !isType(&st, syscall.S_IFREG) {
+		if f, st, err = s.open(rel); err != nil || !sys.IsType(&st, syscall.S_IFREG) {
 			if f != nil {
 				f.Close()
 			}
@@ -208,7 +211,7 @@ func (s *staticServer) respond(w io.Writer, method, target string, keepAlive boo
 // directories only, dot-git and celld temp files hidden; FIFOs are refused before any read.
 func (s *staticServer) open(rel string) (*os.File, syscall.Stat_t, error) {
 	var st syscall.Stat_t
-	p, perr := cleanPath(rel)
+	p, perr := confine.CleanPath(rel)
 	if perr != nil {
 		return nil, st, perr
 	}
@@ -217,20 +220,20 @@ func (s *staticServer) open(rel string) (*os.File, syscall.Stat_t, error) {
 			return nil, st, os.ErrNotExist
 		}
 	}
-	probe, err := s.root.open(p, oPath, 0, followBeneath)
+	probe, err := s.root.Open(p, sys.OPath, 0, confine.FollowBeneath)
 	if err != nil {
 		return nil, st, err
 	}
-	st, err = fstat(probe)
+	st, err = sys.Fstat(probe)
 	syscall.Close(probe)
-	if err != nil || !(isType(&st, syscall.S_IFREG) || isType(&st, syscall.S_IFDIR)) {
+	if err != nil || !(sys.IsType(&st, syscall.S_IFREG) || sys.IsType(&st, syscall.S_IFDIR)) {
 		return nil, st, os.ErrPermission
 	}
-	fd, err := s.root.open(p, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0, followBeneath)
+	fd, err := s.root.Open(p, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0, confine.FollowBeneath)
 	if err != nil {
 		return nil, st, err
 	}
-	if st, err = fstat(fd); err != nil || !(isType(&st, syscall.S_IFREG) || isType(&st, syscall.S_IFDIR)) {
+	if st, err = sys.Fstat(fd); err != nil || !(sys.IsType(&st, syscall.S_IFREG) || sys.IsType(&st, syscall.S_IFDIR)) {
 		syscall.Close(fd)
 		return nil, st, os.ErrPermission
 	}

@@ -1,4 +1,4 @@
-package main
+package procs
 
 import (
 	"os/exec"
@@ -10,7 +10,7 @@ import (
 // TestKillIfSameSparesAnotherProcessOnTheSamePid: a start time that does not match is another process.
 func TestKillIfSameSparesAnotherProcessOnTheSamePid(t *testing.T) {
 	cmd := exec.Command("sleep", "30")
-	exit, start, err := reaper().start(cmd)
+	exit, start, err := Reaper().Start(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}

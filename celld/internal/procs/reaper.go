@@ -1,4 +1,4 @@
-package main
+package procs
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"unsafe"
+
+	"workcell.dev/celld/internal/sys"
 )
 
 // celld is PR_SET_CHILD_SUBREAPER, so every orphan a command leaves behind is reparented to it.
@@ -24,10 +26,10 @@ var (
 	theReaper  *childReaper
 )
 
-func reaper() *childReaper {
+func Reaper() *childReaper {
 	reaperOnce.Do(func() {
-		if err := setChildSubreaper(); err != nil {
-			fmt.Fprintf(stderr, "celld: PR_SET_CHILD_SUBREAPER: %v\n", err)
+		if err := sys.SetChildSubreaper(); err != nil {
+			fmt.Fprintf(os.Stderr, "celld: PR_SET_CHILD_SUBREAPER: %v\n", err)
 		}
 		theReaper = &childReaper{waiters: map[int]chan syscall.WaitStatus{}}
 		sig := make(chan os.Signal, 1)
@@ -44,7 +46,7 @@ func reaper() *childReaper {
 // start launches cmd and registers its waiter while holding the lock, so the reap loop cannot
 // collect the exit status before anyone is listening for it.
 // The start time is read while the child cannot have been reaped, so it identifies the process.
-func (r *childReaper) start(cmd *exec.Cmd) (<-chan syscall.WaitStatus, uint64, error) {
+func (r *childReaper) Start(cmd *exec.Cmd) (<-chan syscall.WaitStatus, uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := cmd.Start(); err != nil {
@@ -52,7 +54,7 @@ func (r *childReaper) start(cmd *exec.Cmd) (<-chan syscall.WaitStatus, uint64, e
 	}
 	ch := make(chan syscall.WaitStatus, 1)
 	r.waiters[cmd.Process.Pid] = ch
-	p, _ := readProcStat(cmd.Process.Pid)
+	p, _ := ReadProcStat(cmd.Process.Pid)
 	return ch, p.start, nil
 }
 

@@ -1,19 +1,37 @@
-package main
+// Package fileops implements the file operations (list, stat, read, write, mkdir, delete, move)
+// and the tree walks (search, grep, glob), every path confined beneath the root.
+package fileops
 
 import (
 	"encoding/base64"
 	"fmt"
 	"sort"
+	"sync"
 	"syscall"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 const (
-	maxFileBytes   = 2_000_000
+	MaxFileBytes   = 2_000_000
 	maxListEntries = 1000
 )
 
-type entry struct {
+// PathArgs are the arguments of list, stat and read.
+type PathArgs struct {
+	Path string `json:"path"`
+}
+
+type ReadBytesArgs struct {
+	Path   string `json:"path"`
+	Offset *int64 `json:"offset"`
+	Limit  *int64 `json:"limit"`
+}
+
+type Entry struct {
 	Name    string `json:"name"`
 	Type    string `json:"type"`
 	Size    int64  `json:"size"`
@@ -35,8 +53,8 @@ func fileType(st *syscall.Stat_t) string {
 	}
 }
 
-func toEntry(name string, st *syscall.Stat_t) entry {
-	return entry{
+func toEntry(name string, st *syscall.Stat_t) Entry {
+	return Entry{
 		Name:    name,
 		Type:    fileType(st),
 		Size:    st.Size,
@@ -50,8 +68,8 @@ func versionOf(st *syscall.Stat_t) string {
 	return fmt.Sprintf("%x-%x-%x", st.Size, st.Mtim.Sec*1_000_000_000+st.Mtim.Nsec, st.Ino)
 }
 
-// readNames returns every name in an open directory (without "." and "..").
-func readNames(fd int, keep func([]string) []string) ([]string, error) {
+// ReadNames returns every name in an open directory (without "." and "..").
+func ReadNames(fd int, keep func([]string) []string) ([]string, error) {
 	buf := make([]byte, 8192)
 	var names []string
 	for {
@@ -72,19 +90,19 @@ func readNames(fd int, keep func([]string) []string) ([]string, error) {
 	}
 }
 
-func (s *server) list(path string) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) List(path string) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
-	fd, err := s.root.open(p, syscall.O_RDONLY|syscall.O_DIRECTORY, 0, followBeneath)
+	fd, err := s.root.Open(p, syscall.O_RDONLY|syscall.O_DIRECTORY, 0, confine.FollowBeneath)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	defer syscall.Close(fd)
 	truncated := false
 	// Keep only the smallest names as we go so a huge directory cannot balloon memory.
-	names, err := readNames(fd, func(n []string) []string {
+	names, err := ReadNames(fd, func(n []string) []string {
 		if len(n) > 2*maxListEntries {
 			sort.Strings(n)
 			n, truncated = n[:maxListEntries], true
@@ -92,15 +110,15 @@ func (s *server) list(path string) (any, error) {
 		return n
 	})
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	sort.Strings(names)
 	if len(names) > maxListEntries {
 		names, truncated = names[:maxListEntries], true
 	}
-	entries := make([]entry, 0, len(names))
+	entries := make([]Entry, 0, len(names))
 	for _, name := range names {
-		st, err := lstatAt(fd, name)
+		st, err := sys.LstatAt(fd, name)
 		if err != nil {
 			continue // vanished between getdents and fstatat
 		}
@@ -110,21 +128,21 @@ func (s *server) list(path string) (any, error) {
 }
 
 // stat reports the final component itself (lstat); earlier links are followed beneath root.
-func (s *server) stat(path string) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) Stat(path string) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
-	fd, err := s.root.open(p, oPath|syscall.O_NOFOLLOW, 0, followBeneath)
+	fd, err := s.root.Open(p, sys.OPath|syscall.O_NOFOLLOW, 0, confine.FollowBeneath)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	defer syscall.Close(fd)
-	st, err := fstat(fd)
+	st, err := sys.Fstat(fd)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
-	_, name := splitParent(p)
+	_, name := confine.SplitParent(p)
 	e := toEntry(name, &st)
 	e.Version = versionOf(&st)
 	return e, nil
@@ -132,43 +150,43 @@ func (s *server) stat(path string) (any, error) {
 
 // openRegular opens a file for reading without ever opening a FIFO, socket or device for I/O:
 // an O_PATH probe refuses them first, and O_NONBLOCK plus a second fstat cover a swap in between.
-func (s *server) openRegular(p string) (int, syscall.Stat_t, error) {
+func (s *Files) openRegular(p string) (int, syscall.Stat_t, error) {
 	var st syscall.Stat_t
 	check := func(fd int) error {
 		var err error
-		if st, err = fstat(fd); err != nil {
+		if st, err = sys.Fstat(fd); err != nil {
 			return err
 		}
-		if isType(&st, syscall.S_IFDIR) {
-			return errf(codeIsADirectory, "%s: is a directory", p)
+		if sys.IsType(&st, syscall.S_IFDIR) {
+			return wire.Errf(wire.CodeIsADirectory, "%s: is a directory", p)
 		}
-		if !isType(&st, syscall.S_IFREG) {
-			return errf(codeNotRegularFile, "%s: not a regular file", p)
+		if !sys.IsType(&st, syscall.S_IFREG) {
+			return wire.Errf(wire.CodeNotRegularFile, "%s: not a regular file", p)
 		}
 		return nil
 	}
-	probe, err := s.root.open(p, oPath, 0, followBeneath)
+	probe, err := s.root.Open(p, sys.OPath, 0, confine.FollowBeneath)
 	if err != nil {
-		return -1, st, fsError(err, p)
+		return -1, st, wire.FSError(err, p)
 	}
 	err = check(probe)
 	syscall.Close(probe)
 	if err != nil {
-		return -1, st, fsError(err, p)
+		return -1, st, wire.FSError(err, p)
 	}
-	fd, err := s.root.open(p, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0, followBeneath)
+	fd, err := s.root.Open(p, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0, confine.FollowBeneath)
 	if err != nil {
-		return -1, st, fsError(err, p)
+		return -1, st, wire.FSError(err, p)
 	}
 	if err := check(fd); err != nil {
 		syscall.Close(fd)
-		return -1, st, fsError(err, p)
+		return -1, st, wire.FSError(err, p)
 	}
 	return fd, st, nil
 }
 
-// readUpTo reads from offset until EOF or limit bytes; complete=false means more data followed.
-func readUpTo(fd int, offset, limit, sizeHint int64) ([]byte, bool, error) {
+// ReadUpTo reads from offset until EOF or limit bytes; complete=false means more data followed.
+func ReadUpTo(fd int, offset, limit, sizeHint int64) ([]byte, bool, error) {
 	want := sizeHint - offset
 	if want < 0 {
 		want = 0
@@ -202,8 +220,8 @@ func readUpTo(fd int, offset, limit, sizeHint int64) ([]byte, bool, error) {
 	return buf[:limit], false, nil
 }
 
-func (s *server) read(path string) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) Read(path string) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
@@ -212,45 +230,45 @@ func (s *server) read(path string) (any, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	if st.Size > maxFileBytes {
-		return nil, errf(codeFileTooLarge, "%s: %d bytes exceeds %d", p, st.Size, maxFileBytes)
+	if st.Size > MaxFileBytes {
+		return nil, wire.Errf(wire.CodeFileTooLarge, "%s: %d bytes exceeds %d", p, st.Size, MaxFileBytes)
 	}
-	data, complete, err := readUpTo(fd, 0, maxFileBytes, st.Size)
+	data, complete, err := ReadUpTo(fd, 0, MaxFileBytes, st.Size)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	if !complete {
-		return nil, errf(codeFileTooLarge, "%s: exceeds %d bytes", p, maxFileBytes)
+		return nil, wire.Errf(wire.CodeFileTooLarge, "%s: exceeds %d bytes", p, MaxFileBytes)
 	}
 	if !utf8.Valid(data) {
-		return nil, errf(codeNotUTF8, "%s: not valid UTF-8; use read_bytes", p)
+		return nil, wire.Errf(wire.CodeNotUTF8, "%s: not valid UTF-8; use read_bytes", p)
 	}
 	return map[string]any{"content": string(data), "size": len(data), "version": versionOf(&st)}, nil
 }
 
-func (s *server) readBytes(path string, offset, limit *int64) (any, error) {
-	p, perr := cleanPath(path)
+func (s *Files) ReadBytes(path string, offset, limit *int64) (any, error) {
+	p, perr := confine.CleanPath(path)
 	if perr != nil {
 		return nil, perr
 	}
-	off, lim := int64(0), int64(maxFileBytes)
+	off, lim := int64(0), int64(MaxFileBytes)
 	if offset != nil {
 		off = *offset
 	}
 	if limit != nil {
 		lim = *limit
 	}
-	if off < 0 || lim < 1 || lim > maxFileBytes {
-		return nil, errf(codeInvalidArgument, "offset must be ≥ 0 and limit 1..%d", maxFileBytes)
+	if off < 0 || lim < 1 || lim > MaxFileBytes {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "offset must be ≥ 0 and limit 1..%d", MaxFileBytes)
 	}
 	fd, st, err := s.openRegular(p)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	data, complete, err := readUpTo(fd, off, lim, st.Size)
+	data, complete, err := ReadUpTo(fd, off, lim, st.Size)
 	if err != nil {
-		return nil, fsError(err, p)
+		return nil, wire.FSError(err, p)
 	}
 	return map[string]any{
 		"data":    base64.StdEncoding.EncodeToString(data),
@@ -261,3 +279,11 @@ func (s *server) readBytes(path string, offset, limit *int64) (any, error) {
 		"version": versionOf(&st),
 	}, nil
 }
+
+// Files serves the file operations beneath one root.
+type Files struct {
+	root    *confine.Root
+	writeMu sync.Mutex // makes expectedVersion check + rename atomic with respect to other celld writes
+}
+
+func New(root *confine.Root) *Files { return &Files{root: root} }

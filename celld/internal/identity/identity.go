@@ -1,9 +1,8 @@
-package main
-
-// In a sandbox celld is started as root and at once becomes a supervisor user of its own, so the
-// workload (another uid) can neither signal, ptrace nor read it. It keeps exactly the capabilities
+// Package identity: in a sandbox celld is started as root and at once becomes a supervisor
+// user of its own, so the workload (another uid) can neither signal, ptrace nor read it. It keeps exactly the capabilities
 // supervision needs, acts on files as the workload user, and starts every command as that user
 // without capabilities. See docs/decisions/0007-celld-own-user.md.
+package identity
 
 import (
 	"bufio"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"unsafe"
+
+	"workcell.dev/celld/internal/sys"
 )
 
 const (
@@ -35,8 +36,8 @@ type ids struct{ uid, gid int }
 
 func (i ids) String() string { return fmt.Sprintf("%d:%d", i.uid, i.gid) }
 
-// parseIDs reads "UID:GID" (numbers only: a sandbox image need not have /etc/passwd).
-func parseIDs(s string) (ids, error) {
+// ParseIDs reads "UID:GID" (numbers only: a sandbox image need not have /etc/passwd).
+func ParseIDs(s string) (ids, error) {
 	u, g, ok := strings.Cut(s, ":")
 	uid, uerr := strconv.ParseUint(u, 10, 31)
 	gid, gerr := strconv.ParseUint(g, 10, 31)
@@ -46,8 +47,8 @@ func parseIDs(s string) (ids, error) {
 	return ids{int(uid), int(gid)}, nil
 }
 
-// workload is who commands run as; nil outside a sandbox, where they run as celld itself.
-var workload *syscall.Credential
+// Workload is who commands run as; nil outside a sandbox, where they run as celld itself.
+var Workload *syscall.Credential
 
 // capHdr and capSets mirror the capset(2) structures; package level, so never on a moving stack.
 var (
@@ -58,17 +59,17 @@ var (
 	capSets [2]struct{ effective, permitted, inheritable uint32 }
 )
 
-// becomeSupervisor turns a root celld into self, keeping only supervisorCaps, with work as the
+// BecomeSupervisor turns a root celld into self, keeping only supervisorCaps, with work as the
 // filesystem identity of every thread and the identity of every command it starts. celld must not
 // serve anything before this returns nil.
-func becomeSupervisor(self, work ids) error {
+func BecomeSupervisor(self, work ids) error {
 	if os.Getuid() != 0 || os.Geteuid() != 0 {
 		return errors.New("--user needs celld to start as root")
 	}
 	if self.uid == 0 || self.gid == 0 || self.uid == work.uid || work.uid == 0 || work.gid == 0 {
 		return fmt.Errorf("--user %v and --workload-user %v must be two distinct non-root users", self, work)
 	}
-	rootHome := passwdHome(0)
+	rootHome := PasswdHome(0)
 	steps := []struct {
 		what string
 		do   func() error
@@ -87,7 +88,7 @@ func becomeSupervisor(self, work ids) error {
 		{"setfsgid", func() error { return setFsID(syscall.SYS_SETFSGID, work.gid) }},
 		{"setfsuid", func() error { return setFsID(syscall.SYS_SETFSUID, work.uid) }},
 		// Last: every credential change above resets it. Makes /proc/<celld>/* root's and refuses ptrace.
-		{"dumpable", func() error { return prctl(prSetDumpable, 0) }},
+		{"dumpable", func() error { return sys.Prctl(prSetDumpable, 0) }},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {
@@ -97,11 +98,11 @@ func becomeSupervisor(self, work ids) error {
 	if os.Getuid() != self.uid || os.Geteuid() != self.uid || os.Getgid() != self.gid || os.Getegid() != self.gid {
 		return fmt.Errorf("dropping to %v left uid %d/%d gid %d/%d", self, os.Getuid(), os.Geteuid(), os.Getgid(), os.Getegid())
 	}
-	workload = &syscall.Credential{Uid: uint32(work.uid), Gid: uint32(work.gid)}
+	Workload = &syscall.Credential{Uid: uint32(work.uid), Gid: uint32(work.gid)}
 	// An exec as root was given root's HOME when the container sets none; commands get the one the
 	// engine would have given the workload user.
 	if home := os.Getenv("HOME"); home == "" || home == rootHome {
-		os.Setenv("HOME", passwdHome(work.uid))
+		os.Setenv("HOME", PasswdHome(work.uid))
 	}
 	return nil
 }
@@ -132,9 +133,9 @@ func allThreads(trap, a1, a2, a3 uintptr) error {
 	return nil
 }
 
-// passwdHome is the home the engine gives a user without HOME in the container's environment:
+// PasswdHome is the home the engine gives a user without HOME in the container's environment:
 // its /etc/passwd entry's, else "/".
-func passwdHome(uid int) string {
+func PasswdHome(uid int) string {
 	f, err := os.Open("/etc/passwd")
 	if err != nil {
 		return "/"

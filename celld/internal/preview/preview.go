@@ -1,4 +1,6 @@
-package main
+// Package preview owns the single preview: detection, a started dev server as a job, or celld's
+// own static file server over raw TCP syscalls.
+package preview
 
 import (
 	"context"
@@ -13,10 +15,16 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/fileops"
+	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
-// previewReadyTimeout is a var only so tests can shorten it.
-var previewReadyTimeout = 15 * time.Second
+// ReadyTimeout is a var only so tests can shorten it.
+var ReadyTimeout = 15 * time.Second
 
 const (
 	previewDetectDepth = 4
@@ -25,47 +33,56 @@ const (
 	previewTailLines   = 20
 )
 
-// previewManager owns the single preview: a started process or celld's own static file server.
-type previewManager struct {
-	s  *server
-	mu sync.Mutex
+// Manager owns the single preview: a started process or celld's own static file server.
+type Manager struct {
+	root  *confine.Root
+	procs *procs.Manager
+	mu    sync.Mutex
 
 	starting bool
 	running  bool
 	command  string
 	port     int
 	pid      int
-	run      *jobRun
+	run      *procs.JobRun
 	done     chan struct{} // closed once a process preview has exited and been cleaned up
 	static   *staticServer
 }
 
-func newPreviewManager(s *server) *previewManager { return &previewManager{s: s} }
+// New returns the preview manager of root; process previews run as jobs of runner.
+func New(root *confine.Root, runner *procs.Manager) *Manager {
+	return &Manager{root: root, procs: runner}
+}
 
-type previewStatus struct {
+type Status struct {
 	Running bool   `json:"running"`
 	Command string `json:"command"`
 	Port    int    `json:"port"`
 	Pid     int    `json:"pid"`
 }
 
-func (pm *previewManager) status() previewStatus {
+func (pm *Manager) Status() Status {
 	pm.mu.Lock()
 	defer pm.mu.Unlock()
 	if !pm.running {
-		return previewStatus{}
+		return Status{}
 	}
-	return previewStatus{Running: true, Command: pm.command, Port: pm.port, Pid: pm.pid}
+	return Status{Running: true, Command: pm.command, Port: pm.port, Pid: pm.pid}
 }
 
-func (pm *previewManager) start(ctx context.Context, command string, port int) (any, error) {
+type StartArgs struct {
+	Command string `json:"command"`
+	Port    int    `json:"port"`
+}
+
+func (pm *Manager) Start(ctx context.Context, command string, port int) (any, error) {
 	if port < 1 || port > 65535 {
-		return nil, errf(codeInvalidArgument, "port must be 1..65535")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "port must be 1..65535")
 	}
 	pm.mu.Lock()
 	if pm.starting || pm.running {
 		pm.mu.Unlock()
-		return nil, errf(codeAlreadyExists, "a preview is already running; stop it first")
+		return nil, wire.Errf(wire.CodeAlreadyExists, "a preview is already running; stop it first")
 	}
 	pm.starting = true
 	pm.mu.Unlock()
@@ -90,48 +107,49 @@ func (pm *previewManager) start(ctx context.Context, command string, port int) (
 	return pm.startProcess(ctx, command, dir, port)
 }
 
-func (pm *previewManager) startStatic(dir string, port int) (any, error) {
-	srv, err := startStaticServer(pm.s.root, dir, port)
+func (pm *Manager) startStatic(dir string, port int) (any, error) {
+	srv, err := startStaticServer(pm.root, dir, port)
 	if err != nil {
-		return nil, errf(codePreviewFailed, "static server cannot listen on port %d: %v", port, err)
+		return nil, wire.Errf(wire.CodePreviewFailed, "static server cannot listen on port %d: %v", port, err)
 	}
 	pm.mu.Lock()
 	defer pm.mu.Unlock()
 	pm.running, pm.static, pm.run, pm.done = true, srv, nil, nil
 	pm.command, pm.port, pm.pid = "static:"+dir, port, os.Getpid()
-	return previewStatus{Running: true, Command: pm.command, Port: port, Pid: pm.pid}, nil
+	return Status{Running: true, Command: pm.command, Port: port, Pid: pm.pid}, nil
 }
 
-func (pm *previewManager) startProcess(ctx context.Context, command, dir string, port int) (any, error) {
-	cwd, err := pm.s.resolveCwd(dir)
+func (pm *Manager) startProcess(ctx context.Context, command, dir string, port int) (any, error) {
+	cwd, err := pm.procs.ResolveCwd(dir)
 	if err != nil {
 		return nil, err
 	}
 	// Readiness is "something accepts on the port", so the port must be free beforehand.
 	if ln, err := listenTCP(port); err != nil {
-		return nil, errf(codePreviewFailed, "port %d is already in use: %v", port, err)
+		return nil, wire.Errf(wire.CodePreviewFailed, "port %d is already in use: %v", port, err)
 	} else {
 		ln.Close()
 	}
-	env, err := execEnv(map[string]string{"PORT": strconv.Itoa(port), "HOST": "0.0.0.0"})
+	env, err := procs.ExecEnv(map[string]string{"PORT": strconv.Itoa(port), "HOST": "0.0.0.0"})
 	if err != nil {
 		return nil, err
 	}
-	sh := shell()
+	sh := procs.Shell()
 	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", command}, Dir: cwd, Env: env}
-	run, err := pm.s.startJob(cmd, "preview", nil)
+	run, err := pm.procs.StartJob(cmd, "preview", nil)
 	if err != nil {
 		return nil, err
 	}
 	tail := &lineTail{}
 	done := make(chan struct{})
+	stdout, stderr := run.Output()
 	go func() {
 		var wg sync.WaitGroup
 		wg.Add(2)
-		go func() { defer wg.Done(); tail.drain(run.stdout) }()
-		go func() { defer wg.Done(); tail.drain(run.stderr) }()
-		<-run.wait
-		pm.s.jobs.finish(run.job)
+		go func() { defer wg.Done(); tail.drain(stdout) }()
+		go func() { defer wg.Done(); tail.drain(stderr) }()
+		<-run.Exited()
+		pm.procs.Finish(run)
 		wg.Wait()
 		pm.mu.Lock()
 		if pm.run == run {
@@ -143,52 +161,52 @@ func (pm *previewManager) startProcess(ctx context.Context, command, dir string,
 
 	fail := func(code, why string) (any, error) {
 		pm.kill(run, done)
-		return nil, &opError{Code: code, Message: why + "\n" + tail.lastLines(previewTailLines),
+		return nil, &wire.OpError{Code: code, Message: why + "\n" + tail.lastLines(previewTailLines),
 			Details: map[string]any{"output": tail.lastLines(previewTailLines)}}
 	}
-	deadline := time.Now().Add(previewReadyTimeout)
+	deadline := time.Now().Add(ReadyTimeout)
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-done:
-			return fail(codePreviewFailed, "the preview command exited before it was ready")
+			return fail(wire.CodePreviewFailed, "the preview command exited before it was ready")
 		case <-ctx.Done():
-			return fail(codeCancelled, "preview start cancelled")
+			return fail(wire.CodeCancelled, "preview start cancelled")
 		case <-tick.C:
 		}
 		if tcpAccepts(port, 200*time.Millisecond) {
 			break
 		}
 		if time.Now().After(deadline) {
-			return fail(codePreviewFailed, fmt.Sprintf("nothing accepted connections on port %d within %s", port, previewReadyTimeout))
+			return fail(wire.CodePreviewFailed, fmt.Sprintf("nothing accepted connections on port %d within %s", port, ReadyTimeout))
 		}
 	}
 	pm.mu.Lock()
 	defer pm.mu.Unlock()
 	select {
 	case <-done:
-		return nil, errf(codePreviewFailed, "the preview command exited right after it became ready")
+		return nil, wire.Errf(wire.CodePreviewFailed, "the preview command exited right after it became ready")
 	default:
 	}
 	pm.running, pm.run, pm.done, pm.static = true, run, done, nil
-	pm.command, pm.port, pm.pid = command, port, run.job.pid
-	return previewStatus{Running: true, Command: command, Port: port, Pid: run.job.pid}, nil
+	pm.command, pm.port, pm.pid = command, port, run.Pid()
+	return Status{Running: true, Command: command, Port: port, Pid: run.Pid()}, nil
 }
 
 // kill stops a process preview: SIGTERM to its job, SIGKILL after the grace, then waits for cleanup.
-func (pm *previewManager) kill(run *jobRun, done chan struct{}) {
-	pm.s.jobs.signal(run.job, syscall.SIGTERM)
+func (pm *Manager) kill(run *procs.JobRun, done chan struct{}) {
+	pm.procs.Signal(run, syscall.SIGTERM)
 	select {
 	case <-done:
 		return
-	case <-time.After(killGrace):
+	case <-time.After(procs.KillGrace):
 	}
-	pm.s.jobs.signal(run.job, syscall.SIGKILL)
+	pm.procs.Signal(run, syscall.SIGKILL)
 	<-done
 }
 
-func (pm *previewManager) stop() (any, error) {
+func (pm *Manager) Stop() (any, error) {
 	pm.mu.Lock()
 	run, done, srv, was := pm.run, pm.done, pm.static, pm.running
 	pm.running, pm.run, pm.done, pm.static = false, nil, nil, nil
@@ -203,10 +221,10 @@ func (pm *previewManager) stop() (any, error) {
 }
 
 // detect picks what to preview when no command is given (see README "preview_start").
-func (pm *previewManager) detect() (string, string, error) {
-	rootFd, err := openat(pm.s.root.fd, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+func (pm *Manager) detect() (string, string, error) {
+	rootFd, err := sys.Openat(pm.root.FD(), ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return "", "", fsError(err, ".")
+		return "", "", wire.FSError(err, ".")
 	}
 	defer syscall.Close(rootFd)
 	if kind := appKind(rootFd); kind != "" {
@@ -217,7 +235,7 @@ func (pm *previewManager) detect() (string, string, error) {
 	visited := 0
 	var walk func(dfd int, rel string, depth int)
 	walk = func(dfd int, rel string, depth int) {
-		names, err := readNames(dfd, nil)
+		names, err := fileops.ReadNames(dfd, nil)
 		if err != nil {
 			return
 		}
@@ -226,10 +244,10 @@ func (pm *previewManager) detect() (string, string, error) {
 			if name == "node_modules" || name == ".git" || visited >= previewMaxDirs {
 				continue
 			}
-			if st, err := lstatAt(dfd, name); err != nil || !isType(&st, syscall.S_IFDIR) {
+			if st, err := sys.LstatAt(dfd, name); err != nil || !sys.IsType(&st, syscall.S_IFDIR) {
 				continue
 			}
-			fd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+			fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 			if err != nil {
 				continue
 			}
@@ -246,7 +264,7 @@ func (pm *previewManager) detect() (string, string, error) {
 	walk(rootFd, "", 1)
 	switch len(found) {
 	case 0:
-		return "", "", errf(codePreviewNotFound, "no package.json with a dev script and no index.html found; give a command")
+		return "", "", wire.Errf(wire.CodePreviewNotFound, "no package.json with a dev script and no index.html found; give a command")
 	case 1:
 		return found[0].kind, found[0].dir, nil
 	}
@@ -254,18 +272,18 @@ func (pm *previewManager) detect() (string, string, error) {
 	for i, c := range found {
 		dirs[i] = c.dir
 	}
-	return "", "", &opError{Code: codePreviewAmbiguous,
+	return "", "", &wire.OpError{Code: wire.CodePreviewAmbiguous,
 		Message: "several apps could be previewed: " + strings.Join(dirs, ", ") + "; give a command",
 		Details: map[string]any{"candidates": dirs}}
 }
 
 // appKind: "npm" for a package.json with a dev script, "static" for an index.html, else "".
 func appKind(dfd int) string {
-	if fd, err := openat(dfd, "package.json", syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0); err == nil {
-		st, err := fstat(fd)
+	if fd, err := sys.Openat(dfd, "package.json", syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0); err == nil {
+		st, err := sys.Fstat(fd)
 		var data []byte
-		if err == nil && isType(&st, syscall.S_IFREG) && st.Size <= 1_000_000 {
-			data, _, _ = readUpTo(fd, 0, 1_000_000, st.Size)
+		if err == nil && sys.IsType(&st, syscall.S_IFREG) && st.Size <= 1_000_000 {
+			data, _, _ = fileops.ReadUpTo(fd, 0, 1_000_000, st.Size)
 		}
 		syscall.Close(fd)
 		var pkg struct {
@@ -277,7 +295,7 @@ func appKind(dfd int) string {
 			}
 		}
 	}
-	if st, err := lstatAt(dfd, "index.html"); err == nil && isType(&st, syscall.S_IFREG) {
+	if st, err := sys.LstatAt(dfd, "index.html"); err == nil && sys.IsType(&st, syscall.S_IFREG) {
 		return "static"
 	}
 	return ""

@@ -1,4 +1,4 @@
-package main
+package procs
 
 import (
 	"os/exec"
@@ -9,7 +9,7 @@ import (
 
 func TestHasChildrenSeesARunningAndAnExitedChild(t *testing.T) {
 	cmd := exec.Command("sleep", "0.3")
-	exit, _, err := reaper().start(cmd)
+	exit, _, err := Reaper().Start(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}

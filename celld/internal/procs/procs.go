@@ -1,4 +1,4 @@
-package main
+package procs
 
 import (
 	"context"
@@ -9,22 +9,25 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 // Background processes (the Open Terminal model): a command keeps running after its request, its
 // stdin stays open for proc_input, and its output is kept bounded and polled by entry offset.
 const (
-	maxRunningProcs  = 32
+	MaxRunningProcs  = 32
 	maxKeptProcs     = 64 // running plus finished; the oldest finished go first beyond this
 	procKeepAfterEnd = 300 * time.Second
-	procOutputBytes  = 1 << 20
+	ProcOutputBytes  = 1 << 20
 	maxProcWaitMs    = 300_000
 	maxProcInput     = 65_536
 	procInputTimeout = 5 * time.Second
 )
 
-// procKeep is a var only so tests can shorten it.
-var procKeep = procKeepAfterEnd
+// ProcKeep is a var only so tests can shorten it.
+var ProcKeep = procKeepAfterEnd
 
 type procEntry struct {
 	Type string `json:"type"`
@@ -33,7 +36,7 @@ type procEntry struct {
 
 type bgProc struct {
 	id, command string
-	run         *jobRun
+	run         *JobRun
 	stdin       *os.File
 	started     time.Time
 	done        chan struct{} // closed once the shell ended, leftovers are dead and output is drained
@@ -49,7 +52,7 @@ type bgProc struct {
 	inClosed bool
 }
 
-type procView struct {
+type ProcView struct {
 	ID         string      `json:"id"`
 	Command    string      `json:"command"`
 	Status     string      `json:"status"`
@@ -71,7 +74,7 @@ func newProcTable() *procTable { return &procTable{procs: map[string]*bgProc{}} 
 
 func newProcID() string {
 	var b [6]byte
-	if err := randomRead(b[:]); err != nil {
+	if err := sys.RandomRead(b[:]); err != nil {
 		panic(err) // no randomness: ids would be guessable
 	}
 	return hex.EncodeToString(b[:])
@@ -85,7 +88,7 @@ func (t *procTable) prune(now time.Time) {
 		if p.status == "running" {
 			continue
 		}
-		if now.Sub(p.ended) >= procKeep {
+		if now.Sub(p.ended) >= ProcKeep {
 			delete(t.procs, id)
 			continue
 		}
@@ -99,22 +102,30 @@ func (t *procTable) prune(now time.Time) {
 	}
 }
 
-func (s *server) procStart(ctx context.Context, req *request) (any, error) {
-	if n := utf8.RuneCountInString(req.Command); n < 1 || n > maxCommandChars {
-		return nil, errf(codeInvalidArgument, "command must be 1..%d characters", maxCommandChars)
+type ProcStartArgs struct {
+	Command string            `json:"command"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+	WaitMs  *int64            `json:"waitMs"`
+	Tail    *int              `json:"tail"`
+}
+
+func (s *Manager) ProcStart(ctx context.Context, req *ProcStartArgs) (any, error) {
+	if n := utf8.RuneCountInString(req.Command); n < 1 || n > MaxCommandChars {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "command must be 1..%d characters", MaxCommandChars)
 	}
 	waitMs, err := procWait(req.WaitMs)
 	if err != nil {
 		return nil, err
 	}
 	if req.Tail != nil && *req.Tail < 0 {
-		return nil, errf(codeInvalidArgument, "tail must be ≥ 0")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "tail must be ≥ 0")
 	}
-	cwd, err := s.resolveCwdInfo(req.Cwd, true)
+	cwd, err := s.ResolveCwdInfo(req.Cwd, true)
 	if err != nil {
 		return nil, err
 	}
-	env, err := execEnv(req.Env)
+	env, err := ExecEnv(req.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +138,9 @@ func (s *server) procStart(ctx context.Context, req *request) (any, error) {
 			running++
 		}
 	}
-	if running >= maxRunningProcs {
+	if running >= MaxRunningProcs {
 		t.mu.Unlock()
-		return nil, errf(codeTooManyProcesses, "%d background processes are running; kill or wait for one", maxRunningProcs)
+		return nil, wire.Errf(wire.CodeTooManyProcesses, "%d background processes are running; kill or wait for one", MaxRunningProcs)
 	}
 	// Reserve the slot before starting, so concurrent starts cannot exceed the cap.
 	t.starting++
@@ -143,7 +154,7 @@ func (s *server) procStart(ctx context.Context, req *request) (any, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		release()
-		return nil, errf(codeInternal, "pipe: %v", err)
+		return nil, wire.Errf(wire.CodeInternal, "pipe: %v", err)
 	}
 	run, err := s.startCommand(req.Command, cwd, env, "proc", nil, inR)
 	inR.Close()
@@ -167,7 +178,7 @@ func (s *server) procStart(ctx context.Context, req *request) (any, error) {
 
 // superviseProc collects output until the shell ends, kills its leftovers like exec does, and
 // records the exit status only after the output is complete.
-func (s *server) superviseProc(p *bgProc) {
+func (s *Manager) superviseProc(p *bgProc) {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); s.collect(p, "stdout", p.run.stdout) }()
@@ -178,7 +189,7 @@ func (s *server) superviseProc(p *bgProc) {
 	go func() { wg.Wait(); close(drained) }()
 	select {
 	case <-drained:
-	case <-time.After(killGrace):
+	case <-time.After(KillGrace):
 		p.run.stdout.Close()
 		p.run.stderr.Close()
 		<-drained
@@ -199,8 +210,8 @@ func (s *server) superviseProc(p *bgProc) {
 
 // collect appends one stream's output as entries (whole UTF-8 characters, chunks as read), dropping
 // the oldest entries once the process holds more than procOutputBytes.
-func (s *server) collect(p *bgProc, stream string, r *os.File) {
-	buf := make([]byte, readChunk)
+func (s *Manager) collect(p *bgProc, stream string, r *os.File) {
+	buf := make([]byte, ReadChunk)
 	var pending []byte
 	add := func(b []byte) {
 		if len(b) == 0 {
@@ -211,7 +222,7 @@ func (s *server) collect(p *bgProc, stream string, r *os.File) {
 		p.entries = append(p.entries, procEntry{Type: stream, Data: string(b)})
 		p.kept += len(b)
 		drop := 0
-		for p.kept > procOutputBytes && drop < len(p.entries)-1 {
+		for p.kept > ProcOutputBytes && drop < len(p.entries)-1 {
 			p.kept -= len(p.entries[drop].Data)
 			drop++
 		}
@@ -242,24 +253,31 @@ func procWait(w *int64) (time.Duration, error) {
 		return 0, nil
 	}
 	if *w < 0 || *w > maxProcWaitMs {
-		return 0, errf(codeInvalidArgument, "waitMs must be 0..%d", maxProcWaitMs)
+		return 0, wire.Errf(wire.CodeInvalidArgument, "waitMs must be 0..%d", maxProcWaitMs)
 	}
 	return time.Duration(*w) * time.Millisecond, nil
 }
 
-func (s *server) lookupProc(id string) (*bgProc, error) {
+func (s *Manager) lookupProc(id string) (*bgProc, error) {
 	t := s.procs
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.prune(time.Now())
 	p, ok := t.procs[id]
 	if !ok || id == "" {
-		return nil, errf(codeNotFound, "no process %q", id)
+		return nil, wire.Errf(wire.CodeNotFound, "no process %q", id)
 	}
 	return p, nil
 }
 
-func (s *server) procStatus(ctx context.Context, req *request) (any, error) {
+type ProcStatusArgs struct {
+	ProcID string `json:"processId"`
+	Offset *int64 `json:"offset"`
+	Tail   *int   `json:"tail"`
+	WaitMs *int64 `json:"waitMs"`
+}
+
+func (s *Manager) ProcStatus(ctx context.Context, req *ProcStatusArgs) (any, error) {
 	p, err := s.lookupProc(req.ProcID)
 	if err != nil {
 		return nil, err
@@ -273,17 +291,17 @@ func (s *server) procStatus(ctx context.Context, req *request) (any, error) {
 		offset = *req.Offset
 	}
 	if offset < 0 {
-		return nil, errf(codeInvalidArgument, "offset must be ≥ 0")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "offset must be ≥ 0")
 	}
 	if req.Tail != nil && *req.Tail < 0 {
-		return nil, errf(codeInvalidArgument, "tail must be ≥ 0")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "tail must be ≥ 0")
 	}
 	return s.procView(ctx, p, offset, req.Tail, waitMs)
 }
 
 // procView waits up to wait for the process to end (answering as soon as it does), then returns
 // the entries from offset, or only the last tail of them.
-func (s *server) procView(ctx context.Context, p *bgProc, offset int64, tail *int, wait time.Duration) (any, error) {
+func (s *Manager) procView(ctx context.Context, p *bgProc, offset int64, tail *int, wait time.Duration) (any, error) {
 	if wait > 0 {
 		timer := time.NewTimer(wait)
 		select {
@@ -314,8 +332,8 @@ func (s *server) procView(ctx context.Context, p *bgProc, offset int64, tail *in
 }
 
 // view is the process without output. Caller holds the table lock.
-func (p *bgProc) view() procView {
-	v := procView{ID: p.id, Command: p.command, Status: p.status, ExitCode: p.exitCode, Output: []procEntry{},
+func (p *bgProc) view() ProcView {
+	v := ProcView{ID: p.id, Command: p.command, Status: p.status, ExitCode: p.exitCode, Output: []procEntry{},
 		NextOffset: p.first + int64(len(p.entries)), StartedAt: p.started.UnixMilli()}
 	if !p.ended.IsZero() {
 		ms := p.ended.UnixMilli()
@@ -324,22 +342,27 @@ func (p *bgProc) view() procView {
 	return v
 }
 
-func (s *server) procInput(req *request) (any, error) {
+type ProcInputArgs struct {
+	ProcID string  `json:"processId"`
+	Data   *string `json:"data"`
+}
+
+func (s *Manager) ProcInput(req *ProcInputArgs) (any, error) {
 	p, err := s.lookupProc(req.ProcID)
 	if err != nil {
 		return nil, err
 	}
 	if req.Data == nil {
-		return nil, errf(codeInvalidArgument, "data is required")
+		return nil, wire.Errf(wire.CodeInvalidArgument, "data is required")
 	}
 	if len(*req.Data) > maxProcInput {
-		return nil, errf(codeInvalidArgument, "input exceeds %d bytes", maxProcInput)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "input exceeds %d bytes", maxProcInput)
 	}
 	s.procs.mu.Lock()
 	closed := p.inClosed
 	s.procs.mu.Unlock()
 	if closed {
-		return nil, errf(codeProcessExited, "process %s has ended", p.id)
+		return nil, wire.Errf(wire.CodeProcessExited, "process %s has ended", p.id)
 	}
 	// A process that stops reading must not hold this request forever.
 	p.stdin.SetWriteDeadline(time.Now().Add(procInputTimeout))
@@ -347,20 +370,25 @@ func (s *server) procInput(req *request) (any, error) {
 	if err != nil {
 		select {
 		case <-p.done:
-			return nil, errf(codeProcessExited, "process %s has ended", p.id)
+			return nil, wire.Errf(wire.CodeProcessExited, "process %s has ended", p.id)
 		default:
 		}
 		if os.IsTimeout(err) {
-			return nil, errf(codeTimeout, "process %s did not read its input within %s (%d of %d bytes written)", p.id, procInputTimeout, n, len(*req.Data))
+			return nil, wire.Errf(wire.CodeTimeout, "process %s did not read its input within %s (%d of %d bytes written)", p.id, procInputTimeout, n, len(*req.Data))
 		}
-		return nil, errf(codeProcessExited, "process %s no longer reads its input: %v", p.id, err)
+		return nil, wire.Errf(wire.CodeProcessExited, "process %s no longer reads its input: %v", p.id, err)
 	}
 	s.procs.mu.Lock()
 	defer s.procs.mu.Unlock()
 	return p.view(), nil
 }
 
-func (s *server) procKill(ctx context.Context, req *request) (any, error) {
+type ProcKillArgs struct {
+	ProcID string `json:"processId"`
+	Force  bool   `json:"force"`
+}
+
+func (s *Manager) ProcKill(ctx context.Context, req *ProcKillArgs) (any, error) {
 	p, err := s.lookupProc(req.ProcID)
 	if err != nil {
 		return nil, err
@@ -378,7 +406,7 @@ func (s *server) procKill(ctx context.Context, req *request) (any, error) {
 			s.jobs.signal(p.run.job, syscall.SIGTERM)
 			select {
 			case <-p.done:
-			case <-time.After(killGrace):
+			case <-time.After(KillGrace):
 				s.jobs.signal(p.run.job, syscall.SIGKILL)
 			}
 		}
@@ -393,12 +421,12 @@ func (s *server) procKill(ctx context.Context, req *request) (any, error) {
 	return p.view(), nil
 }
 
-func (s *server) procList() (any, error) {
+func (s *Manager) ProcList() (any, error) {
 	t := s.procs
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.prune(time.Now())
-	views := make([]procView, 0, len(t.procs))
+	views := make([]ProcView, 0, len(t.procs))
 	for _, p := range t.procs {
 		views = append(views, p.view())
 	}
@@ -412,9 +440,9 @@ func (s *server) procList() (any, error) {
 }
 
 // killAllProcs is for shutdown: every background process's job gets SIGKILL (jobs.killAll reaps).
-func (s *server) killAllProcs() {
+func (s *Manager) KillAllProcs() {
 	s.procs.mu.Lock()
-	var runs []*jobRun
+	var runs []*JobRun
 	for _, p := range s.procs.procs {
 		if p.status == "running" && p.run != nil {
 			runs = append(runs, p.run)

@@ -1,4 +1,4 @@
-package main
+package fileops
 
 import (
 	"bytes"
@@ -8,29 +8,43 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 // grepSkip: grep looks into build output (unlike search) but never into dependencies or VCS data.
 var grepSkip = map[string]bool{"node_modules": true, ".git": true}
+
+type GrepArgs struct {
+	Path            string `json:"path"`
+	Query           string `json:"query"`
+	Regex           bool   `json:"regex"`
+	CaseInsensitive bool   `json:"caseInsensitive"`
+	Include         string `json:"include"`
+	MatchPerLine    bool   `json:"matchPerLine"`
+	MaxResults      *int   `json:"maxResults"`
+}
 
 type grepper struct {
 	re        *regexp.Regexp
 	include   string
 	perLine   bool
 	max       int
-	hits      []searchHit
+	hits      []SearchHit
 	truncated bool
 }
 
 // grep searches text files with Go's RE2 engine (linear in the input, so no pattern can make it
 // backtrack); a literal query is quoted into the same engine.
-func (s *server) grep(ctx context.Context, req *request) (any, error) {
-	p, perr := cleanPath(req.Path)
+func (s *Files) Grep(ctx context.Context, req *GrepArgs) (any, error) {
+	p, perr := confine.CleanPath(req.Path)
 	if perr != nil {
 		return nil, perr
 	}
 	if req.Query == "" || len(req.Query) > maxSearchQuery || strings.IndexByte(req.Query, 0) >= 0 {
-		return nil, errf(codeInvalidArgument, "query must be 1..%d bytes without NUL", maxSearchQuery)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "query must be 1..%d bytes without NUL", maxSearchQuery)
 	}
 	expr := req.Query
 	if !req.Regex {
@@ -41,18 +55,18 @@ func (s *server) grep(ctx context.Context, req *request) (any, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errf(codeInvalidPattern, "%v", err)
+		return nil, wire.Errf(wire.CodeInvalidPattern, "%v", err)
 	}
 	if req.Include != "" {
 		if _, err := path.Match(req.Include, ""); err != nil || strings.Contains(req.Include, "/") {
-			return nil, errf(codeInvalidPattern, "include must be a file-name glob such as *.py")
+			return nil, wire.Errf(wire.CodeInvalidPattern, "include must be a file-name glob such as *.py")
 		}
 	}
 	limit, err := clampResults(req.MaxResults)
 	if err != nil {
 		return nil, err
 	}
-	g := &grepper{re: re, include: req.Include, perLine: req.MatchPerLine, max: limit, hits: []searchHit{}}
+	g := &grepper{re: re, include: req.Include, perLine: req.MatchPerLine, max: limit, hits: []SearchHit{}}
 	fd, dir, st, err := s.openStart(p)
 	if err != nil {
 		return nil, err
@@ -60,14 +74,14 @@ func (s *server) grep(ctx context.Context, req *request) (any, error) {
 	w := &treeWalk{ctx: ctx, skip: grepSkip}
 	if dir {
 		w.walk(fd, p, 0, func(dfd int, name, rel string, st *syscall.Stat_t) bool {
-			if !isType(st, syscall.S_IFREG) || st.Size > maxSearchFileSize || !g.included(name) {
+			if !sys.IsType(st, syscall.S_IFREG) || st.Size > MaxSearchFileSize || !g.included(name) {
 				return true
 			}
-			ffd, err := openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+			ffd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
 			if err != nil {
 				return true
 			}
-			if fst, err := fstat(ffd); err == nil && isType(&fst, syscall.S_IFREG) {
+			if fst, err := sys.Fstat(ffd); err == nil && sys.IsType(&fst, syscall.S_IFREG) {
 				if g.scan(ffd, &fst, rel) {
 					w.stop = true
 				}
@@ -80,7 +94,7 @@ func (s *server) grep(ctx context.Context, req *request) (any, error) {
 	}
 	syscall.Close(fd)
 	if ctx.Err() != nil {
-		return nil, errf(codeCancelled, "grep cancelled")
+		return nil, wire.Errf(wire.CodeCancelled, "grep cancelled")
 	}
 	return map[string]any{"matches": g.hits, "truncated": g.truncated || w.truncated}, nil
 }
@@ -95,10 +109,10 @@ func (g *grepper) included(name string) bool {
 
 // scan adds the file's matching lines (or its first one); true once the result bound is reached.
 func (g *grepper) scan(fd int, st *syscall.Stat_t, rel string) bool {
-	if st.Size > maxSearchFileSize {
+	if st.Size > MaxSearchFileSize {
 		return false
 	}
-	data, complete, err := readUpTo(fd, 0, maxSearchFileSize, st.Size)
+	data, complete, err := ReadUpTo(fd, 0, MaxSearchFileSize, st.Size)
 	if err != nil || !complete || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return false // unreadable, grew past the limit, or binary
 	}
@@ -114,7 +128,7 @@ func (g *grepper) scan(fd int, st *syscall.Stat_t, rel string) bool {
 			g.truncated = true
 			return true
 		}
-		g.hits = append(g.hits, searchHit{Path: rel, Line: line, Text: clipRunes(string(text), maxSearchLine)})
+		g.hits = append(g.hits, SearchHit{Path: rel, Line: line, Text: clipRunes(string(text), MaxSearchLine)})
 		if !g.perLine {
 			return false
 		}

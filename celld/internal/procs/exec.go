@@ -1,4 +1,6 @@
-package main
+// Package procs runs commands: exec, background processes, their jobs (every process a command
+// leaves behind is found and killed) and the subreaper that is the only caller of wait4.
+package procs
 
 import (
 	"context"
@@ -12,41 +14,46 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"workcell.dev/celld/internal/confine"
+	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/wire"
 )
 
 const (
-	maxCommandChars   = 20_000
+	MaxCommandChars   = 20_000
 	defaultTimeoutSec = 120
 	maxTimeoutSec     = 600
-	killGrace         = 2 * time.Second
+	KillGrace         = 2 * time.Second
 	maxStdinBytes     = 2_000_000
 	maxEnvBytes       = 256 << 10
-	readChunk         = 16 << 10
+	ReadChunk         = 16 << 10
 	// maxExecOutput bounds a per-request maxOutput (a reply over the frame limit is file_too_large).
 	maxExecOutput = 2_500_000
 )
 
-func shell() string {
+func Shell() string {
 	if st, err := os.Stat("/bin/bash"); err == nil && st.Mode().IsRegular() {
 		return "/bin/bash"
 	}
 	return "/bin/sh"
 }
 
-// execEnv is celld's own environment with the request's overrides; CELLD_JOB is set by the job table.
-func execEnv(extra map[string]string) ([]string, error) {
+// ExecEnv is celld's own environment with the request's overrides; CELLD_JOB is set by the job table.
+func ExecEnv(extra map[string]string) ([]string, error) {
 	size := 0
 	for k, v := range extra {
 		if !validEnvName(k) || strings.IndexByte(v, 0) >= 0 {
-			return nil, errf(codeInvalidArgument, "invalid environment variable %q", k)
+			return nil, wire.Errf(wire.CodeInvalidArgument, "invalid environment variable %q", k)
 		}
-		if k == jobEnv {
-			return nil, errf(codeInvalidArgument, "%s is reserved", jobEnv)
+		if k == JobEnv {
+			return nil, wire.Errf(wire.CodeInvalidArgument, "%s is reserved", JobEnv)
 		}
 		size += len(k) + len(v) + 2
 	}
 	if size > maxEnvBytes {
-		return nil, errf(codeInvalidArgument, "environment overrides exceed %d bytes", maxEnvBytes)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "environment overrides exceed %d bytes", maxEnvBytes)
 	}
 	var env []string
 	for _, kv := range os.Environ() {
@@ -54,7 +61,7 @@ func execEnv(extra map[string]string) ([]string, error) {
 		if i := strings.IndexByte(kv, '='); i >= 0 {
 			k = kv[:i]
 		}
-		if _, overridden := extra[k]; !overridden && k != jobEnv {
+		if _, overridden := extra[k]; !overridden && k != JobEnv {
 			env = append(env, kv)
 		}
 	}
@@ -78,29 +85,29 @@ func validEnvName(k string) bool {
 
 // resolveCwd checks a working directory beneath root. The command itself is not confined (it runs
 // with the sandbox user's rights anyway), so a path string for exec.Cmd.Dir is sufficient.
-func (s *server) resolveCwd(cwd string) (string, error) {
-	info, err := s.resolveCwdInfo(cwd, false)
+func (s *Manager) ResolveCwd(cwd string) (string, error) {
+	info, err := s.ResolveCwdInfo(cwd, false)
 	return info.dir, err
 }
 
 // resolveCwdInfo is resolveCwd that can also report the directory's identity and the kernel's name
 // for it (what getcwd in the command would return; "" when unknown), as direct exec needs them.
-func (s *server) resolveCwdInfo(cwd string, identify bool) (cwdInfo, error) {
-	p, perr := cleanPath(cwd)
+func (s *Manager) ResolveCwdInfo(cwd string, identify bool) (CwdInfo, error) {
+	p, perr := confine.CleanPath(cwd)
 	if perr != nil {
-		return cwdInfo{}, perr
+		return CwdInfo{}, perr
 	}
-	fd, err := s.root.open(p, oPath|syscall.O_DIRECTORY, 0, followBeneath)
+	fd, err := s.root.Open(p, sys.OPath|syscall.O_DIRECTORY, 0, confine.FollowBeneath)
 	if err != nil {
-		return cwdInfo{}, fsError(err, p)
+		return CwdInfo{}, wire.FSError(err, p)
 	}
 	defer syscall.Close(fd)
-	info := cwdInfo{dir: s.root.path}
+	info := CwdInfo{dir: s.root.Path()}
 	if p != "." {
-		info.dir = filepath.Join(s.root.path, p)
+		info.dir = filepath.Join(s.root.Path(), p)
 	}
 	if identify {
-		st, serr := fstat(fd)
+		st, serr := sys.Fstat(fd)
 		name, lerr := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
 		if serr == nil && lerr == nil && strings.HasPrefix(name, "/") && !strings.HasSuffix(name, " (deleted)") {
 			info.physical, info.dev, info.ino = name, uint64(st.Dev), st.Ino
@@ -109,7 +116,7 @@ func (s *server) resolveCwdInfo(cwd string, identify bool) (cwdInfo, error) {
 	return info, nil
 }
 
-type execResult struct {
+type ExecResult struct {
 	ExitCode   int    `json:"exitCode"`
 	DurationMs int64  `json:"durationMs"`
 	Truncated  bool   `json:"truncated"`
@@ -118,32 +125,43 @@ type execResult struct {
 	TimedOut   bool   `json:"timedOut"`
 }
 
-func (s *server) exec(ctx context.Context, req *request) (any, error) {
-	if n := utf8.RuneCountInString(req.Command); n < 1 || n > maxCommandChars {
-		return nil, errf(codeInvalidArgument, "command must be 1..%d characters", maxCommandChars)
+// ExecArgs are exec's arguments; the request id names its output events.
+type ExecArgs struct {
+	Command    string            `json:"command"`
+	TimeoutSec *int              `json:"timeoutSec"`
+	Cwd        string            `json:"cwd"`
+	Env        map[string]string `json:"env"`
+	Stdin      *string           `json:"stdin"`
+	Quiet      bool              `json:"quiet"`
+	MaxOutput  *int              `json:"maxOutput"`
+}
+
+func (s *Manager) Exec(ctx context.Context, id int64, req *ExecArgs) (any, error) {
+	if n := utf8.RuneCountInString(req.Command); n < 1 || n > MaxCommandChars {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "command must be 1..%d characters", MaxCommandChars)
 	}
 	timeout := defaultTimeoutSec
 	if req.TimeoutSec != nil {
 		timeout = *req.TimeoutSec
 	}
 	if timeout < 1 || timeout > maxTimeoutSec {
-		return nil, errf(codeInvalidArgument, "timeoutSec must be 1..%d", maxTimeoutSec)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "timeoutSec must be 1..%d", maxTimeoutSec)
 	}
 	if req.Stdin != nil && len(*req.Stdin) > maxStdinBytes {
-		return nil, errf(codeInvalidArgument, "stdin exceeds %d bytes", maxStdinBytes)
+		return nil, wire.Errf(wire.CodeInvalidArgument, "stdin exceeds %d bytes", maxStdinBytes)
 	}
 	limit := s.maxOutput
 	if req.MaxOutput != nil {
 		if *req.MaxOutput < 100 || *req.MaxOutput > maxExecOutput {
-			return nil, errf(codeInvalidArgument, "maxOutput must be 100..%d", maxExecOutput)
+			return nil, wire.Errf(wire.CodeInvalidArgument, "maxOutput must be 100..%d", maxExecOutput)
 		}
 		limit = *req.MaxOutput
 	}
-	cwd, err := s.resolveCwdInfo(req.Cwd, true)
+	cwd, err := s.ResolveCwdInfo(req.Cwd, true)
 	if err != nil {
 		return nil, err
 	}
-	env, err := execEnv(req.Env)
+	env, err := ExecEnv(req.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +176,8 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	budget := &streamBudget{limit: limit}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); s.pump(req.ID, "stdout", run.stdout, stdout, budget, req.Quiet) }()
-	go func() { defer wg.Done(); s.pump(req.ID, "stderr", run.stderr, stderrBuf, budget, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(id, "stdout", run.stdout, stdout, budget, req.Quiet) }()
+	go func() { defer wg.Done(); s.pump(id, "stderr", run.stderr, stderrBuf, budget, req.Quiet) }()
 
 	timer := time.NewTimer(time.Duration(timeout) * time.Second)
 	defer timer.Stop()
@@ -180,16 +198,16 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	go func() { wg.Wait(); close(drained) }()
 	select {
 	case <-drained:
-	case <-time.After(killGrace):
+	case <-time.After(KillGrace):
 		run.stdout.Close()
 		run.stderr.Close()
 		<-drained
 	}
 	if cancelled {
-		return nil, errf(codeCancelled, "command cancelled")
+		return nil, wire.Errf(wire.CodeCancelled, "command cancelled")
 	}
 	outStr, errStr, truncated := keepBoth(stdout, stderrBuf, limit)
-	return execResult{
+	return ExecResult{
 		ExitCode:   exitCode(ws),
 		DurationMs: time.Since(started).Milliseconds(),
 		Truncated:  truncated,
@@ -199,38 +217,38 @@ func (s *server) exec(ctx context.Context, req *request) (any, error) {
 	}, nil
 }
 
-// directStarts counts commands that skipped bash (tests check which path ran).
-var directStarts atomic.Int64
+// DirectStarts counts commands that skipped bash (tests check which path ran).
+var DirectStarts atomic.Int64
 
 // startCommand starts command as a job: the program itself when bash would only exec it (see
 // direct.go), otherwise, or when that exec fails, `bash -c command`.
 // stdinPipe, when set, is the command's stdin (a background process's input pipe) instead of stdin text.
-func (s *server) startCommand(command string, cwd cwdInfo, env []string, kind string, stdin *string, stdinPipe *os.File) (*jobRun, error) {
-	if d, ok := directCommand(command, env, cwd); ok {
+func (s *Manager) startCommand(command string, cwd CwdInfo, env []string, kind string, stdin *string, stdinPipe *os.File) (*JobRun, error) {
+	if d, ok := DirectCommand(command, env, cwd); ok {
 		cmd := &exec.Cmd{Path: d.path, Args: d.argv, Dir: cwd.dir, Env: d.env}
 		if stdinPipe != nil {
 			cmd.Stdin = stdinPipe
 		}
-		if run, err := s.startJob(cmd, kind, stdin); err == nil {
-			directStarts.Add(1)
+		if run, err := s.StartJob(cmd, kind, stdin); err == nil {
+			DirectStarts.Add(1)
 			return run, nil
 		}
 	}
-	sh := shell()
+	sh := Shell()
 	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", command}, Dir: cwd.dir, Env: env}
 	if stdinPipe != nil {
 		cmd.Stdin = stdinPipe
 	}
-	return s.startJob(cmd, kind, stdin)
+	return s.StartJob(cmd, kind, stdin)
 }
 
 // terminate sends SIGTERM to the job, then SIGKILL after the grace, and returns the root's status.
-func (s *server) terminate(run *jobRun) syscall.WaitStatus {
+func (s *Manager) terminate(run *JobRun) syscall.WaitStatus {
 	s.jobs.signal(run.job, syscall.SIGTERM)
 	select {
 	case ws := <-run.wait:
 		return ws
-	case <-time.After(killGrace):
+	case <-time.After(KillGrace):
 	}
 	s.jobs.signal(run.job, syscall.SIGKILL)
 	return <-run.wait
@@ -247,8 +265,8 @@ func exitCode(ws syscall.WaitStatus) int {
 	}
 }
 
-// jobRun is a started job with the read ends of its output pipes.
-type jobRun struct {
+// JobRun is a started job with the read ends of its output pipes.
+type JobRun struct {
 	job            *job
 	wait           <-chan syscall.WaitStatus
 	stdout, stderr *os.File
@@ -256,16 +274,16 @@ type jobRun struct {
 
 // startJob starts cmd in its own session with stdout/stderr pipes and optional stdin text.
 // The child gets the pipes as plain fds so no Go copier goroutine keeps them open.
-func (s *server) startJob(cmd *exec.Cmd, kind string, stdin *string) (*jobRun, error) {
+func (s *Manager) StartJob(cmd *exec.Cmd, kind string, stdin *string) (*JobRun, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, errf(codeInternal, "pipe: %v", err)
+		return nil, wire.Errf(wire.CodeInternal, "pipe: %v", err)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return nil, errf(codeInternal, "pipe: %v", err)
+		return nil, wire.Errf(wire.CodeInternal, "pipe: %v", err)
 	}
 	var inR, inW *os.File
 	if stdin != nil && *stdin != "" {
@@ -274,7 +292,7 @@ func (s *server) startJob(cmd *exec.Cmd, kind string, stdin *string) (*jobRun, e
 			outW.Close()
 			errR.Close()
 			errW.Close()
-			return nil, errf(codeInternal, "pipe: %v", err)
+			return nil, wire.Errf(wire.CodeInternal, "pipe: %v", err)
 		}
 		cmd.Stdin = inR
 	}
@@ -291,7 +309,7 @@ func (s *server) startJob(cmd *exec.Cmd, kind string, stdin *string) (*jobRun, e
 		if inW != nil {
 			inW.Close()
 		}
-		return nil, errf(codeInternal, "starting %s: %v", cmd.Path, err)
+		return nil, wire.Errf(wire.CodeInternal, "starting %s: %v", cmd.Path, err)
 	}
 	if inW != nil {
 		go func() {
@@ -299,5 +317,38 @@ func (s *server) startJob(cmd *exec.Cmd, kind string, stdin *string) (*jobRun, e
 			inW.Close()
 		}()
 	}
-	return &jobRun{job: j, wait: wait, stdout: outR, stderr: errR}, nil
+	return &JobRun{job: j, wait: wait, stdout: outR, stderr: errR}, nil
 }
+
+// Manager runs commands beneath one root: exec, background processes, and the jobs that track
+// every process they start.
+type Manager struct {
+	root      *confine.Root
+	maxOutput int
+	out       *framing.Writer
+	jobs      *jobTable
+	procs     *procTable
+}
+
+// New returns a Manager whose exec output events go to out.
+func New(root *confine.Root, maxOutput int, out *framing.Writer) *Manager {
+	return &Manager{root: root, maxOutput: maxOutput, out: out, jobs: newJobTable(), procs: newProcTable()}
+}
+
+// KillAllJobs SIGKILLs every process of every job and reaps them (for shutdown).
+func (s *Manager) KillAllJobs() { s.jobs.killAll() }
+
+// Output is the job's stdout and stderr pipes.
+func (r *JobRun) Output() (stdout, stderr *os.File) { return r.stdout, r.stderr }
+
+// Exited delivers the wait status once the job's first process ended.
+func (r *JobRun) Exited() <-chan syscall.WaitStatus { return r.wait }
+
+// Pid is the job's first process.
+func (r *JobRun) Pid() int { return r.job.pid }
+
+// Finish kills what the job left behind once its first process ended.
+func (s *Manager) Finish(r *JobRun) { s.jobs.finish(r.job) }
+
+// Signal sends sig to every process of the job.
+func (s *Manager) Signal(r *JobRun, sig syscall.Signal) { s.jobs.signal(r.job, sig) }

@@ -80,6 +80,12 @@ public class RunRequestIntake {
     return subscribed && nats.connected();
   }
 
+  private static final Duration STREAM_WAIT = Duration.ofMillis(100);
+
+  private static boolean streamMissing(Exception e) {
+    return e instanceof JetStreamApiException api && api.getApiErrorCode() == 10059;
+  }
+
   private void pull() {
     JetStreamSubscription subscription = null;
     while (!stopping) {
@@ -112,7 +118,8 @@ public class RunRequestIntake {
         if (!stopping) {
           subscription = null;
           subscribed = false;
-          sleep(RETRY);
+          // At connect the streams are being created in the same moment (StreamProvisioner): look again soon.
+          sleep(streamMissing(e) ? STREAM_WAIT : RETRY);
         }
       }
     }

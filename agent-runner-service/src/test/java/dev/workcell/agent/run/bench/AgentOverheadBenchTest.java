@@ -14,9 +14,8 @@ import dev.workcell.agent.run.provider.RoundListener;
 import dev.workcell.agent.run.provider.RoundRequest;
 import dev.workcell.agent.run.tool.WorkspaceTools;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
-import dev.workcell.agent.run.config.RunnerSubjects;
-import dev.workcell.contracts.sandbox.FileContent;
 import dev.workcell.contracts.sandbox.ReadFile;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.messaging.NatsRequester;
@@ -59,9 +58,6 @@ class AgentOverheadBenchTest {
   @Inject
   NatsRequester requester;
 
-  @Inject
-  RunnerSubjects subjects;
-
   @Test
   void measureOverheadPerRound() throws Exception {
     for (int i = 0; i < WARM_UP; i++) { // warm-up: JIT, connections, consumers
@@ -89,7 +85,7 @@ class AgentOverheadBenchTest {
 
         Measured %s on %d runs of %d tool rounds + 1 final text round (median per round), after %d warm-up runs.
         Provider: fixture OpenAI-compatible SSE server answering instantly; tool: one read_file per round
-        answered by a fixture sandbox responder on the real test NATS.
+        answered by a fixture sandbox responder on the module's private test NATS.
 
         | what | ms per round |
         |---|---|
@@ -147,7 +143,7 @@ class AgentOverheadBenchTest {
     long start = System.nanoTime();
     for (int round = 0; round <= ROUNDS; round++) {
       provider.stream(new RoundRequest(model, "system", messages, WorkspaceTools.ALL), RoundListener.NONE);
-      requester.request(subjects.filesRead(), new ReadFile(sandbox, "README.md"), FileContent.class, TaskServiceClient.RUNNER)
+      requester.request(SandboxSubjects.FILES_READ, new ReadFile(sandbox, "README.md"), TaskServiceClient.RUNNER)
           .await().atMost(Duration.ofSeconds(5));
     }
     long elapsed = System.nanoTime() - start;

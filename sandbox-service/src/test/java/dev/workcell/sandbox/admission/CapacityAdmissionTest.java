@@ -6,19 +6,14 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileList;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.HoldRuntime;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.ReleaseRuntime;
-import dev.workcell.contracts.sandbox.RuntimeHold;
 import dev.workcell.contracts.sandbox.RuntimeUsage;
 import dev.workcell.contracts.sandbox.RuntimeUsageQuery;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.runtime.SandboxKey;
@@ -72,8 +67,8 @@ class CapacityAdmissionTest {
 
   @AfterEach
   void cleanUp() {
-    held.forEach(ref -> sandboxes.call(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(ref, "capacity-run"), RuntimeHold.class));
-    homes.forEach(home -> sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class));
+    held.forEach(ref -> sandboxes.call(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(ref, "capacity-run")));
+    homes.forEach(home -> sandboxes.call(SandboxSubjects.STOP, home));
     tasks.forEach(sandboxes::deleteQuietly);
   }
 
@@ -90,11 +85,11 @@ class CapacityAdmissionTest {
   }
 
   private void use(SandboxRef ref) {
-    sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, ""), FileList.class);
+    sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, ""));
   }
 
   private void hold(SandboxRef ref) {
-    sandboxes.call(SandboxSubjects.LEASE_HOLD, new HoldRuntime(ref, "capacity-run", 120_000, 0), RuntimeHold.class);
+    sandboxes.call(SandboxSubjects.LEASE_HOLD, new HoldRuntime(ref, "capacity-run", 120_000, 0));
     held.add(ref);
   }
 
@@ -112,7 +107,7 @@ class CapacityAdmissionTest {
   }
 
   private RuntimeUsage.Memory memory() {
-    return sandboxes.call(SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery("capacity-owner"), RuntimeUsage.class).memory();
+    return sandboxes.call(SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery("capacity-owner")).memory();
   }
 
   @Test
@@ -120,7 +115,7 @@ class CapacityAdmissionTest {
     SandboxRef home = home();
     SandboxRef a = task();
     SandboxRef b = task();
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(home, "notes.txt", "the home's notes", null, false), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(home, "notes.txt", "the home's notes", null, false));
     use(a);
     use(b); // the home is now the least recently used of the three
     RuntimeUsage.Memory full = memory();
@@ -152,9 +147,9 @@ class CapacityAdmissionTest {
     assertThat(running(home)).isFalse();
 
     // A run that ends frees its sandbox for the next start, and the home's files are all there.
-    sandboxes.call(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(b, "capacity-run"), RuntimeHold.class);
+    sandboxes.call(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(b, "capacity-run"));
     held.remove(b);
-    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(home, "notes.txt"), FileContent.class).content())
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(home, "notes.txt")).content())
         .isEqualTo("the home's notes");
     assertThat(running(b)).isFalse();
     assertThat(running(home)).isTrue();

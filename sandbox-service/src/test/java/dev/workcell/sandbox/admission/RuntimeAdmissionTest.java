@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.FileList;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
@@ -51,11 +50,11 @@ class RuntimeAdmissionTest {
       assertThat(global.code()).isEqualTo(ErrorCode.TOO_MANY_RUNTIMES);
 
       // Operations on tasks that already hold their lease still run at the cap.
-      sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(shared, ""), FileList.class);
+      sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(shared, ""));
       sandboxes.ensure(bob1);
 
-      sandboxes.call(SandboxSubjects.STOP, bob2, Object.class);
-      sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(carol, ""), FileList.class);
+      sandboxes.call(SandboxSubjects.STOP, bob2);
+      sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(carol, ""));
       started.add(carol);
     } finally {
       started.forEach(sandboxes::deleteQuietly);

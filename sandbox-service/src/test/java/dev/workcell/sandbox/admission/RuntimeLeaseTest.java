@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.HoldRuntime;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.ReadFile;
@@ -15,7 +13,6 @@ import dev.workcell.contracts.sandbox.RuntimeUsage;
 import dev.workcell.contracts.sandbox.RuntimeUsageQuery;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.StartPreview;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsRequester;
@@ -92,12 +89,12 @@ class RuntimeLeaseTest {
   void aVerifiedPreviewKeepsItsSandboxRunningUntilItIsStopped() throws Exception {
     SandboxRef ref = task("preview-owner");
     write(ref, "index.html", "<h1>kept</h1>");
-    PreviewState preview = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null), PreviewState.class);
+    PreviewState preview = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null));
     assertThat(preview.running()).isTrue();
     Thread.sleep(3_000);
     assertThat(state(ref)).isEqualTo("running");
 
-    sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref, PreviewState.class);
+    sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref);
     awaitState(ref, "stopped");
   }
 
@@ -114,7 +111,7 @@ class RuntimeLeaseTest {
     var refused = sandboxes.failure(SandboxSubjects.LEASE_HOLD, new HoldRuntime(third, "run-c", 60_000, 0), SandboxClient.RUNNER);
     assertThat(refused.code()).isEqualTo(ErrorCode.TOO_MANY_RUNTIMES);
     CompletableFuture<RuntimeHold> waiting = nats.request(SandboxSubjects.LEASE_HOLD, new HoldRuntime(third, "run-c", 60_000, 20_000),
-        RuntimeHold.class, SandboxClient.RUNNER, Duration.ofSeconds(30)).subscribeAsCompletionStage();
+        SandboxClient.RUNNER, Duration.ofSeconds(30)).subscribeAsCompletionStage();
     awaitWaiting(1);
     var full = sandboxes.failure(SandboxSubjects.LEASE_HOLD, new HoldRuntime(fourth, "run-d", 60_000, 20_000), SandboxClient.RUNNER);
     assertThat(full.getMessage()).contains("cannot be queued");
@@ -146,28 +143,28 @@ class RuntimeLeaseTest {
   }
 
   private void hold(SandboxRef ref, String holder, long waitMs) {
-    assertThat(sandboxes.call(SandboxSubjects.LEASE_HOLD, new HoldRuntime(ref, holder, 60_000, waitMs), RuntimeHold.class,
+    assertThat(sandboxes.call(SandboxSubjects.LEASE_HOLD, new HoldRuntime(ref, holder, 60_000, waitMs),
         SandboxClient.RUNNER).held()).isTrue();
   }
 
   private void release(SandboxRef ref, String holder) {
-    sandboxes.call(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(ref, holder), RuntimeHold.class, SandboxClient.RUNNER);
+    sandboxes.call(SandboxSubjects.LEASE_RELEASE, new ReleaseRuntime(ref, holder), SandboxClient.RUNNER);
   }
 
   private RuntimeUsage usage(String owner) {
-    return sandboxes.call(SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(owner), RuntimeUsage.class, SandboxClient.RUNNER);
+    return sandboxes.call(SandboxSubjects.RUNTIME_USAGE, new RuntimeUsageQuery(owner), SandboxClient.RUNNER);
   }
 
   private void write(SandboxRef ref, String path, String content) {
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, content, null, true), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, content, null, true));
   }
 
   private String read(SandboxRef ref, String path) {
-    return sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, path), FileContent.class).content();
+    return sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, path)).content();
   }
 
   private String state(SandboxRef ref) {
-    return sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state();
+    return sandboxes.call(SandboxSubjects.STATUS, ref).state();
   }
 
   private void awaitState(SandboxRef ref, String wanted) throws InterruptedException {

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.ping.Ping;
-import dev.workcell.contracts.ping.Pong;
 import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
@@ -74,21 +71,21 @@ class SandboxLatencyBenchTest {
     try {
       sandboxes.ensure(ref);
       String container = SandboxNames.container(ref.taskId());
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "bench-4k.txt", CONTENT, null, false), FileWritten.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "bench-4k.txt", CONTENT, null, false));
 
       List<Row> rows = new ArrayList<>();
       rows.add(new Row("read_file 4 KB",
-          timeApi(() -> sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "bench-4k.txt"), FileContent.class)),
+          timeApi(() -> sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "bench-4k.txt"))),
           timeCli(() -> docker(null, "exec", container, "cat", "/workspace/bench-4k.txt"))));
       rows.add(new Row("write_file 4 KB",
-          timeApi(() -> sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "bench-w.txt", CONTENT, null, false), FileWritten.class)),
+          timeApi(() -> sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "bench-w.txt", CONTENT, null, false))),
           timeCli(() -> docker(CONTENT, "exec", "-i", container, "sh", "-c", "cat > /workspace/bench-w-cli.txt"))));
       rows.add(new Row("run_command true",
-          timeApi(() -> sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "true", 30), CommandResult.class)),
+          timeApi(() -> sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "true", 30))),
           timeCli(() -> docker(null, "exec", container, "true"))));
 
       // The bus and the service's dispatch with no celld behind them: every API row pays this first.
-      Stats ping = timeApi(() -> sandboxes.call(Subjects.ping(ServiceName.SANDBOX), new Ping("bench"), Pong.class));
+      Stats ping = timeApi(() -> sandboxes.call(Subjects.ping(ServiceName.SANDBOX), new Ping("bench")));
       String floors = floors(container);
       CelldMemory memory = celldMemory(container);
       double coldApi = median(coldApi(cold));
@@ -132,7 +129,7 @@ class SandboxLatencyBenchTest {
       SandboxRef ref = sandboxes.newTask("bench-cold");
       created.add(ref.taskId());
       long start = System.nanoTime();
-      CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "echo first", 30), CommandResult.class);
+      CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "echo first", 30));
       millis.add((System.nanoTime() - start) / 1e6);
       assertThat(result.stdout()).isEqualTo("first\n");
       sandboxes.deleteQuietly(ref);

@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.dockerjava.api.DockerClient;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.sandbox.testing.SandboxClient;
@@ -45,7 +42,7 @@ class CelldLossTest {
     SandboxRef ref = sandboxes.newTask("celld-loss-owner");
     try {
       String container = sandboxes.ensure(ref).containerId();
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false), FileWritten.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false));
       CompletableFuture<WorkcellException> inFlight = CompletableFuture.supplyAsync(() ->
           sandboxes.failure(SandboxSubjects.EXEC, new RunCommand(ref, ESCAPE, 600)));
       awaitEscapee(ref);
@@ -56,7 +53,7 @@ class CelldLossTest {
 
       assertThat(runOnceServing(ref, COUNT_ESCAPEES).stdout().strip()).isEqualTo("0");
       assertThat(startedAt(container)).as("the container was restarted").isNotEqualTo(started);
-      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "kept.txt"), FileContent.class).content()).isEqualTo("kept");
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "kept.txt")).content()).isEqualTo("kept");
     } finally {
       sandboxes.deleteQuietly(ref);
     }
@@ -67,8 +64,7 @@ class CelldLossTest {
     SandboxRef ref = sandboxes.newHome("celld-loss");
     try {
       String container = sandboxes.ensure(ref).containerId();
-      ProcessView process = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(ref, ESCAPE, null, null, null, null),
-          ProcessView.class);
+      ProcessView process = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(ref, ESCAPE, null, null, null, null));
       assertThat(process.status()).isEqualTo("running");
       awaitEscapee(ref);
 
@@ -76,12 +72,12 @@ class CelldLossTest {
 
       assertThat(runOnceServing(ref, COUNT_ESCAPEES + "; pgrep -fc '^sleep 360[2]' || true").stdout()).isEqualTo("0\n0\n");
     } finally {
-      sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      sandboxes.call(SandboxSubjects.STOP, ref);
     }
   }
 
   private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   private void awaitEscapee(SandboxRef ref) throws InterruptedException {

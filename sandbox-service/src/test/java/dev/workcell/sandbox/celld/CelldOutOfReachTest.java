@@ -8,8 +8,6 @@ import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
@@ -45,7 +43,7 @@ class CelldOutOfReachTest {
   SandboxSettings settings;
 
   private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   @Test
@@ -81,13 +79,13 @@ class CelldOutOfReachTest {
   void filesThroughCelldAreTheWorkloadsWithItsAccessChecks() {
     SandboxRef ref = sandboxes.shared();
     String dir = "identity-" + System.nanoTime();
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, dir + "/made.txt", "by celld", null, true), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, dir + "/made.txt", "by celld", null, true));
     assertThat(run(ref, "stat -c %u:%g " + dir + " " + dir + "/made.txt").stdout()).isEqualTo("1000:1000\n1000:1000\n");
 
     run(ref, "umask 077; echo mine > " + dir + "/private.txt");
-    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, dir + "/private.txt"), FileContent.class).content())
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, dir + "/private.txt")).content())
         .isEqualTo("mine\n");
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, dir + "/private.txt", "changed", null, false), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, dir + "/private.txt", "changed", null, false));
     assertThat(run(ref, "stat -c %a:%u " + dir + "/private.txt; cat " + dir + "/private.txt").stdout()).isEqualTo("600:1000\nchanged");
 
     // A root-owned directory and file (as a stock image's mount point may hold) stay root's.
@@ -99,7 +97,7 @@ class CelldOutOfReachTest {
         assertThat(sandboxes.failure(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, "overwritten", null, false)).code())
             .as("write %s", path).isEqualTo(ErrorCode.INTERNAL);
       }
-      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, dir + "/rootdir/root.txt"), FileContent.class).content())
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, dir + "/rootdir/root.txt")).content())
           .isEqualTo("image\n");
     } finally {
       asRootOnTheVolume(volume, "rm -rf /v/" + dir);

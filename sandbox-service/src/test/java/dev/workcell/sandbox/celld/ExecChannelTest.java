@@ -45,13 +45,11 @@ class ExecChannelTest {
   void filesAndCommandsWorkOverTheExec() {
     SandboxRef ref = sandboxes.newTask("exec-channel");
     try {
-      FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "a.txt", "over the exec\n", null, false),
-          FileWritten.class);
-      FileContent read = sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "a.txt"), FileContent.class);
+      FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "a.txt", "over the exec\n", null, false));
+      FileContent read = sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "a.txt"));
       assertThat(read.content()).isEqualTo("over the exec\n");
       assertThat(read.version()).isEqualTo(written.version());
-      CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "cat a.txt; ls /run/workcell 2>&1", 30),
-          CommandResult.class);
+      CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "cat a.txt; ls /run/workcell 2>&1", 30));
       assertThat(result.stdout()).startsWith("over the exec\n").contains("No such file or directory");
       // No socket directory: only the workspace and celld's read-only volume.
       assertThat(docker.inspectContainerCmd(SandboxNames.container(ref.taskId())).exec().getMounts())

@@ -6,7 +6,6 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.TopContainerResponse;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.FileContent;
 import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
@@ -67,7 +66,7 @@ class StalledCelldTest {
       long started = System.nanoTime();
       for (int i = 0; i < BURST; i++) {
         CompletableFuture<FileWritten> write = requester.request(SandboxSubjects.FILES_WRITE,
-            new WriteFile(stalled, "big-" + i + ".txt", content, null, false), FileWritten.class, SandboxClient.RUNNER,
+            new WriteFile(stalled, "big-" + i + ".txt", content, null, false), SandboxClient.RUNNER,
             Duration.ofSeconds(90)).subscribeAsCompletionStage();
         write.whenComplete((ok, error) -> lastRefusal.accumulateAndGet(System.nanoTime() - started, Math::max));
         burst.add(write);
@@ -82,7 +81,7 @@ class StalledCelldTest {
 
       // Another sandbox is served while this one's celld is stopped.
       write(other, "served-meanwhile.txt", "yes");
-      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(other, "served-meanwhile.txt"), FileContent.class).content())
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(other, "served-meanwhile.txt")).content())
           .isEqualTo("yes");
 
       // What waits for the stopped celld is its small queue, not the burst.
@@ -125,7 +124,7 @@ class StalledCelldTest {
   }
 
   private void write(SandboxRef ref, String path, String text) {
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, text, null, false), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, text, null, false));
   }
 
   /** celld's pid on the host (docker top), so the test stops it from outside whatever user it runs as. */

@@ -169,8 +169,6 @@ class SandboxSettingsValidatorTest {
       public String instance() { return "default"; }
       public Duration safeModeRetry() { return Duration.ofSeconds(10); }
       public Duration taskServiceTimeout() { return Duration.ofSeconds(5); }
-      public String knownTasksSubject() { return "workcell.task.tasks.known"; }
-      public String runtimeSpecSubject() { return "workcell.task.runtime.spec"; }
       public Home home() {
         return new Home() {
           public Optional<String> egressAllowlist() { return Optional.empty(); }

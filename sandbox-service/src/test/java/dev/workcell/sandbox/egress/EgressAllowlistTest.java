@@ -7,7 +7,6 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Network;
 import com.sun.net.httpserver.HttpServer;
 import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
@@ -60,7 +59,7 @@ class EgressAllowlistTest {
   dev.workcell.sandbox.config.SandboxSettings settings;
 
   private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   /** The HTTP status curl got through the environment's proxy ({@code -p}: a CONNECT tunnel even for http). */
@@ -160,9 +159,8 @@ class EgressAllowlistTest {
     try {
       taskService.egressAllowlist(ref.taskId(), List.of());
       sandboxes.ensure(ref);
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>allowlisted preview</h1>", null, false),
-          FileWritten.class);
-      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null), PreviewState.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>allowlisted preview</h1>", null, false));
+      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null));
       assertThat(started.running()).isTrue();
       String address = docker.inspectContainerCmd(sandboxes.ensure(ref).containerId()).exec().getNetworkSettings().getNetworks()
           .get(EgressNetwork.name(settings)).getIpAddress();
@@ -184,18 +182,18 @@ class EgressAllowlistTest {
     try {
       SandboxState first = sandboxes.ensure(ref);
       assertThat(networks(first)).containsExactly(open);
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false), FileWritten.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false));
 
       taskService.egressAllowlist(ref.taskId(), List.of("allowed.test"));
       assertThat(sandboxes.ensure(ref).containerId()).as("a running sandbox keeps its network").isEqualTo(first.containerId());
-      sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      sandboxes.call(SandboxSubjects.STOP, ref);
       SandboxState second = sandboxes.ensure(ref);
       assertThat(second.containerId()).isNotEqualTo(first.containerId());
       assertThat(networks(second)).containsExactly(egress);
       assertThat(run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
 
       taskService.egressAllowlist(ref.taskId(), null);
-      sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      sandboxes.call(SandboxSubjects.STOP, ref);
       SandboxState third = sandboxes.ensure(ref);
       assertThat(networks(third)).containsExactly(open);
       assertThat(run(ref, "cat kept.txt").stdout()).isEqualTo("kept");

@@ -28,7 +28,7 @@ class CommandRunnerTest {
   DockerClient docker;
 
   private CommandResult run(SandboxRef ref, String command, int timeoutSec) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, timeoutSec), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, timeoutSec));
   }
 
   @Test

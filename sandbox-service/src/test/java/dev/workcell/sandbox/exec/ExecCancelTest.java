@@ -28,9 +28,9 @@ class ExecCancelTest {
   @Test
   void cwdAndEnvReachTheCommand() {
     SandboxRef ref = sandboxes.shared();
-    sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "mkdir -p cwd-test/inner", 10), CommandResult.class);
+    sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "mkdir -p cwd-test/inner", 10));
     CommandResult result = sandboxes.call(SandboxSubjects.EXEC,
-        new RunCommand(ref, "pwd; echo \"$ONE-$TWO\"", 10, "cwd-test/inner", Map.of("ONE", "1", "TWO", "two words"), null), CommandResult.class);
+        new RunCommand(ref, "pwd; echo \"$ONE-$TWO\"", 10, "cwd-test/inner", Map.of("ONE", "1", "TWO", "two words"), null));
     assertThat(result.stdout()).isEqualTo("/workspace/cwd-test/inner\n1-two words\n");
     assertThat(sandboxes.failure(SandboxSubjects.EXEC, new RunCommand(ref, "pwd", 10, "../etc", null, null)).code())
         .isEqualTo(ErrorCode.INVALID_PATH);
@@ -51,16 +51,15 @@ class ExecCancelTest {
     ExecCancelled cancelled = null;
     for (int i = 0; i < 100 && (cancelled == null || !cancelled.cancelled()); i++) {
       Thread.sleep(100);
-      cancelled = sandboxes.call(SandboxSubjects.EXEC_CANCEL, new CancelExec(ref, "cancel-me"), ExecCancelled.class);
+      cancelled = sandboxes.call(SandboxSubjects.EXEC_CANCEL, new CancelExec(ref, "cancel-me"));
     }
     assertThat(cancelled.cancelled()).isTrue();
     long start = System.nanoTime();
     WorkcellException failure = exec.get(20, TimeUnit.SECONDS);
     assertThat(failure.code()).isEqualTo(ErrorCode.CANCELLED);
     assertThat((System.nanoTime() - start) / 1_000_000).as("answered within the kill grace").isLessThan(15_000);
-    CommandResult left = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "ps -eo args | grep -c '[s]leep 6.\\." + marker + "' || true", 10),
-        CommandResult.class);
+    CommandResult left = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "ps -eo args | grep -c '[s]leep 6.\\." + marker + "' || true", 10));
     assertThat(left.stdout().strip()).isEqualTo("0");
-    assertThat(sandboxes.call(SandboxSubjects.EXEC_CANCEL, new CancelExec(ref, "cancel-me"), ExecCancelled.class).cancelled()).isFalse();
+    assertThat(sandboxes.call(SandboxSubjects.EXEC_CANCEL, new CancelExec(ref, "cancel-me")).cancelled()).isFalse();
   }
 }

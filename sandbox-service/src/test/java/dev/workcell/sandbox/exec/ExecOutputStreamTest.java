@@ -43,10 +43,10 @@ class ExecOutputStreamTest {
       firstArrival.compareAndSet(0, System.nanoTime());
       chunks.add(codec.decode(message.getData(), ExecOutput.class));
     });
-    dispatcher.subscribe(SandboxSubjects.EXEC_OUTPUT_PREFIX + execId);
+    dispatcher.subscribe(SandboxSubjects.EXEC_OUTPUT.subject(execId));
     nats.connection().flush(Duration.ofSeconds(5));
     CommandResult result = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
-        "for i in 1 2 3; do echo out $i; echo err $i >&2; sleep 0.3; done", 30, null, null, execId), CommandResult.class);
+        "for i in 1 2 3; do echo out $i; echo err $i >&2; sleep 0.3; done", 30, null, null, execId));
     long replied = System.nanoTime();
     assertThat(result.exitCode()).isZero();
     nats.connection().flush(Duration.ofSeconds(5));

@@ -16,7 +16,6 @@ import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.SearchFiles;
 import dev.workcell.contracts.sandbox.SearchHit;
 import dev.workcell.contracts.sandbox.SearchResult;
@@ -49,18 +48,17 @@ class FileSearchAndBytesTest {
     for (int i = 0; i < all.length; i++) {
       all[i] = (byte) i;
     }
-    FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(ref, "bin/all.bin", all, null, true), FileWritten.class);
+    FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(ref, "bin/all.bin", all, null, true));
     assertThat(written.size()).isEqualTo(all.length);
-    FileBytes read = sandboxes.call(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", null, null), FileBytes.class);
+    FileBytes read = sandboxes.call(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", null, null));
     assertThat(read.data()).isEqualTo(all);
     assertThat(read.eof()).isTrue();
     assertThat(read.size()).isEqualTo(all.length);
     assertThat(read.version()).isEqualTo(written.version());
-    FileBytes chunk = sandboxes.call(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", 250L, 10), FileBytes.class);
+    FileBytes chunk = sandboxes.call(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", 250L, 10));
     assertThat(chunk.data()).isEqualTo(Arrays.copyOfRange(all, 250, 260));
     assertThat(chunk.eof()).isFalse();
-    CommandResult sum = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "od -An -tx1 -v bin/all.bin | tr -d ' \\n' | head -c 12", 10),
-        CommandResult.class);
+    CommandResult sum = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "od -An -tx1 -v bin/all.bin | tr -d ' \\n' | head -c 12", 10));
     assertThat(sum.stdout()).isEqualTo("000102030405");
     assertThat(sandboxes.failure(SandboxSubjects.FILES_READ, new ReadFile(ref, "bin/all.bin")).code()).isEqualTo(ErrorCode.NOT_UTF8);
     assertThat(sandboxes.failure(SandboxSubjects.FILES_WRITE_BYTES,
@@ -71,16 +69,16 @@ class FileSearchAndBytesTest {
 
   @Test
   void grepFindsRegexAndLiteralMatchesAndSkipsBinaries() {
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "grep-test/a.py", "def main():\n    print('hi')\nmain()\n", null, true), FileWritten.class);
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "grep-test/b.txt", "main (not python)\n", null, true), FileWritten.class);
-    sandboxes.call(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(ref, "grep-test/c.py", "main()\0".getBytes(), null, true), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "grep-test/a.py", "def main():\n    print('hi')\nmain()\n", null, true));
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "grep-test/b.txt", "main (not python)\n", null, true));
+    sandboxes.call(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(ref, "grep-test/c.py", "main()\0".getBytes(), null, true));
 
     GrepResult regex = sandboxes.call(SandboxSubjects.FILES_GREP,
-        new GrepFiles(ref, "grep-test", "^(def )?main\\(", true, false, "*.py", true, null), GrepResult.class);
+        new GrepFiles(ref, "grep-test", "^(def )?main\\(", true, false, "*.py", true, null));
     assertThat(regex.matches()).extracting(SearchHit::path, SearchHit::line).containsExactly(
         org.assertj.core.groups.Tuple.tuple("grep-test/a.py", 1), org.assertj.core.groups.Tuple.tuple("grep-test/a.py", 3));
     GrepResult literal = sandboxes.call(SandboxSubjects.FILES_GREP,
-        new GrepFiles(ref, "grep-test", "MAIN (", false, true, null, false, 10), GrepResult.class);
+        new GrepFiles(ref, "grep-test", "MAIN (", false, true, null, false, 10));
     assertThat(literal.matches()).singleElement().satisfies(hit -> assertThat(hit.path()).isEqualTo("grep-test/b.txt"));
     assertThat(sandboxes.failure(SandboxSubjects.FILES_GREP, new GrepFiles(ref, "", "(unclosed", true, false, null, true, null)).code())
         .isEqualTo(ErrorCode.INVALID_PATTERN);
@@ -94,14 +92,14 @@ class FileSearchAndBytesTest {
   void globMatchesAcrossDirectoriesWithoutFollowingLinks() {
     CommandResult setup = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
         "rm -rf glob-test && mkdir -p glob-test/src/deep glob-test/out && touch glob-test/src/a.js glob-test/src/deep/b.js "
-            + "glob-test/out/c.js glob-test/readme.md && ln -s /etc glob-test/src/etc-link", 10), CommandResult.class);
+            + "glob-test/out/c.js glob-test/readme.md && ln -s /etc glob-test/src/etc-link", 10));
     assertThat(setup.exitCode()).isZero();
-    GlobResult js = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "**/*.js", "out/**", "file", null), GlobResult.class);
+    GlobResult js = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "**/*.js", "out/**", "file", null));
     assertThat(js.matches()).extracting(GlobMatch::path).containsExactly("glob-test/src/a.js", "glob-test/src/deep/b.js");
     assertThat(js.truncated()).isFalse();
-    GlobResult dirs = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "*", null, "directory", null), GlobResult.class);
+    GlobResult dirs = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "*", null, "directory", null));
     assertThat(dirs.matches()).extracting(GlobMatch::path).containsExactly("glob-test/out", "glob-test/src");
-    GlobResult all = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "**/passwd", null, null, null), GlobResult.class);
+    GlobResult all = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "glob-test", "**/passwd", null, null, null));
     assertThat(all.matches()).as("links are never followed").isEmpty();
     assertThat(sandboxes.failure(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "", "[z", null, null, null)).code())
         .isEqualTo(ErrorCode.INVALID_PATTERN);
@@ -114,23 +112,21 @@ class FileSearchAndBytesTest {
     // 1,000 lines of 500 characters and 1,000 long file names: far more than WORK_MAX_OUTPUT_CHARS (50,000).
     CommandResult setup = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
         "rm -rf cap-test && mkdir -p cap-test/names && for i in $(seq 1 1000); do printf 'match %0494d\\n' $i; done > cap-test/long.txt"
-            + " && for i in $(seq 1 1000); do : > cap-test/names/a-rather-long-file-name-that-fills-the-output-cap-$i.txt; done", 60),
-        CommandResult.class);
+            + " && for i in $(seq 1 1000); do : > cap-test/names/a-rather-long-file-name-that-fills-the-output-cap-$i.txt; done", 60));
     assertThat(setup.exitCode()).as(setup.stderr()).isZero();
 
     GrepResult grep = sandboxes.call(SandboxSubjects.FILES_GREP,
-        new GrepFiles(ref, "cap-test", "match", false, false, null, true, 1_000), GrepResult.class);
+        new GrepFiles(ref, "cap-test", "match", false, false, null, true, 1_000));
     assertThat(grep.truncated()).isTrue();
     assertThat(grep.matches()).hasSizeBetween(90, 100);
     assertThat(grep.matches().stream().mapToInt(hit -> hit.path().length() + hit.text().length()).sum()).isLessThanOrEqualTo(50_000);
     assertThat(grep.matches().get(0).line()).isEqualTo(1);
 
-    SearchResult search = sandboxes.call(SandboxSubjects.FILES_SEARCH, new SearchFiles(ref, "cap-test", "match", null), SearchResult.class);
+    SearchResult search = sandboxes.call(SandboxSubjects.FILES_SEARCH, new SearchFiles(ref, "cap-test", "match", null));
     assertThat(search.truncated()).isTrue();
     assertThat(search.hits().stream().mapToInt(hit -> hit.path().length() + hit.text().length()).sum()).isLessThanOrEqualTo(50_000);
 
-    GlobResult glob = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "cap-test/names", "*.txt", null, null, 1_000),
-        GlobResult.class);
+    GlobResult glob = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(ref, "cap-test/names", "*.txt", null, null, 1_000));
     assertThat(glob.truncated()).isTrue();
     assertThat(glob.matches()).hasSizeLessThan(1_000);
     assertThat(glob.matches().stream().mapToInt(match -> match.path().length()).sum()).isLessThanOrEqualTo(50_000);
@@ -141,16 +137,14 @@ class FileSearchAndBytesTest {
     SandboxRef home = sandboxes.newHome("search-cap");
     try {
       CommandResult setup = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(home,
-          "mkdir -p names && for i in $(seq 1 1000); do : > names/a-rather-long-file-name-that-fills-the-output-cap-$i.txt; done", 60),
-          CommandResult.class);
+          "mkdir -p names && for i in $(seq 1 1000); do : > names/a-rather-long-file-name-that-fills-the-output-cap-$i.txt; done", 60));
       assertThat(setup.exitCode()).as(setup.stderr()).isZero();
       // An Open Terminal directory archive lists up to 1,000 files this way (about 66,000 characters here).
-      GlobResult glob = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(home, "names", "*.txt", null, "file", 1_000),
-          GlobResult.class);
+      GlobResult glob = sandboxes.call(SandboxSubjects.FILES_GLOB, new GlobFiles(home, "names", "*.txt", null, "file", 1_000));
       assertThat(glob.matches()).hasSize(1_000);
       assertThat(glob.truncated()).isFalse();
     } finally {
-      sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
+      sandboxes.call(SandboxSubjects.STOP, home);
     }
   }
 }

@@ -50,23 +50,23 @@ class WorkspaceFilesTest {
   @Test
   void writeReadListStatMoveSearchDelete() {
     FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE,
-        new WriteFile(ref, "files-test/src/hello.txt", "hello\nworld\n", null, true), FileWritten.class);
+        new WriteFile(ref, "files-test/src/hello.txt", "hello\nworld\n", null, true));
     assertThat(written.size()).isEqualTo(12);
 
-    FileContent read = sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "files-test/src/hello.txt"), FileContent.class);
+    FileContent read = sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "files-test/src/hello.txt"));
     assertThat(read.content()).isEqualTo("hello\nworld\n");
     assertThat(read.version()).isEqualTo(written.version());
 
-    FileList list = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, "files-test/src"), FileList.class);
+    FileList list = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, "files-test/src"));
     assertThat(list.entries()).extracting(FileEntry::name).containsExactly("hello.txt");
-    FileEntry stat = sandboxes.call(SandboxSubjects.FILES_STAT, new StatFile(ref, "files-test/src/hello.txt"), FileEntry.class);
+    FileEntry stat = sandboxes.call(SandboxSubjects.FILES_STAT, new StatFile(ref, "files-test/src/hello.txt"));
     assertThat(stat.type()).isEqualTo("file");
     assertThat(stat.version()).isEqualTo(written.version());
 
-    FileChanged dir = sandboxes.call(SandboxSubjects.FILES_MKDIR, new MakeDirectory(ref, "files-test/out", false), FileChanged.class);
+    FileChanged dir = sandboxes.call(SandboxSubjects.FILES_MKDIR, new MakeDirectory(ref, "files-test/out", false));
     assertThat(dir.changed()).isTrue();
-    sandboxes.call(SandboxSubjects.FILES_MOVE, new MoveFile(ref, "files-test/src/hello.txt", "files-test/out/hello.txt"), FileChanged.class);
-    SearchResult found = sandboxes.call(SandboxSubjects.FILES_SEARCH, new SearchFiles(ref, "files-test", "WORLD", null), SearchResult.class);
+    sandboxes.call(SandboxSubjects.FILES_MOVE, new MoveFile(ref, "files-test/src/hello.txt", "files-test/out/hello.txt"));
+    SearchResult found = sandboxes.call(SandboxSubjects.FILES_SEARCH, new SearchFiles(ref, "files-test", "WORLD", null));
     assertThat(found.hits()).singleElement().satisfies(hit -> {
       assertThat(hit.path()).isEqualTo("files-test/out/hello.txt");
       assertThat(hit.line()).isEqualTo(2);
@@ -74,33 +74,33 @@ class WorkspaceFilesTest {
 
     assertThat(sandboxes.failure(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "files-test", false)).code())
         .isEqualTo(ErrorCode.DIRECTORY_NOT_EMPTY);
-    sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "files-test", true), FileChanged.class);
+    sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "files-test", true));
     assertThat(sandboxes.failure(SandboxSubjects.FILES_READ, new ReadFile(ref, "files-test/out/hello.txt")).code())
         .isEqualTo(ErrorCode.NOT_FOUND);
   }
 
   @Test
   void anEmptyDirectoryIsNotDeletedWithoutRecursive() {
-    sandboxes.call(SandboxSubjects.FILES_MKDIR, new MakeDirectory(ref, "empty-dir-test/empty", true), FileChanged.class);
+    sandboxes.call(SandboxSubjects.FILES_MKDIR, new MakeDirectory(ref, "empty-dir-test/empty", true));
     assertThat(sandboxes.failure(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "empty-dir-test/empty", false)).code())
         .isEqualTo(ErrorCode.DIRECTORY_NOT_EMPTY);
-    assertThat(sandboxes.call(SandboxSubjects.FILES_STAT, new StatFile(ref, "empty-dir-test/empty"), FileEntry.class).type())
+    assertThat(sandboxes.call(SandboxSubjects.FILES_STAT, new StatFile(ref, "empty-dir-test/empty")).type())
         .isEqualTo("dir");
-    assertThat(sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "empty-dir-test", true), FileChanged.class).changed())
+    assertThat(sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "empty-dir-test", true)).changed())
         .isTrue();
   }
 
   @Test
   void aStaleExpectedVersionIsAConflict() {
-    FileWritten first = sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "conflict.txt", "one", null, false), FileWritten.class);
+    FileWritten first = sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "conflict.txt", "one", null, false));
     FileWritten second = sandboxes.call(SandboxSubjects.FILES_WRITE,
-        new WriteFile(ref, "conflict.txt", "two", first.version(), false), FileWritten.class);
+        new WriteFile(ref, "conflict.txt", "two", first.version(), false));
     assertThat(second.version()).isNotEqualTo(first.version());
 
     var conflict = sandboxes.failure(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "conflict.txt", "three", first.version(), false));
     assertThat(conflict.code()).isEqualTo(ErrorCode.CONFLICT);
     assertThat(conflict.code().httpStatus()).isEqualTo(409);
-    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "conflict.txt"), FileContent.class).content()).isEqualTo("two");
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "conflict.txt")).content()).isEqualTo("two");
   }
 
   @Test
@@ -108,7 +108,7 @@ class WorkspaceFilesTest {
     var error = sandboxes.failure(SandboxSubjects.FILES_READ, new ReadFile(ref, "conflict.txt"), new Actor("mallory", Actor.Role.USER));
     assertThat(error.code()).isEqualTo(ErrorCode.NOT_FOUND);
     var owner = new Actor(ref.ownerId(), Actor.Role.USER);
-    sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, ""), FileList.class, owner);
+    sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, ""), owner);
   }
 
   @Test
@@ -129,10 +129,10 @@ class WorkspaceFilesTest {
         "ln -sfn ../../../../etc/passwd escape/relative-out",
         "ln -sfn /nonexistent/target escape/dangling",
         "ln -sfn missing-file escape/dangling-relative",
-        "rm -f escape/fifo && mkfifo escape/fifo"), 30), CommandResult.class);
+        "rm -f escape/fifo && mkfifo escape/fifo"), 30));
     assertThat(setup.exitCode()).as(setup.stderr()).isZero();
 
-    List<Object> reads = List.of(
+    List<ReadFile> reads = List.of(
         new ReadFile(ref, "escape/passwd-link"),
         new ReadFile(ref, "escape/proc-root/etc/passwd"),
         new ReadFile(ref, "/proc/self/root/etc/passwd"),
@@ -148,12 +148,12 @@ class WorkspaceFilesTest {
         new ReadFile(ref, "escape/dangling"),
         new ReadFile(ref, "escape/dangling-relative"),
         new ReadFile(ref, "escape/fifo"));
-    for (Object request : reads) {
+    for (ReadFile request : reads) {
       var error = sandboxes.failure(SandboxSubjects.FILES_READ, request);
       assertThat(error.code()).as("read %s", request).isIn(REFUSALS);
     }
 
-    List<Object> writes = List.of(
+    List<WriteFile> writes = List.of(
         new WriteFile(ref, "escape/passwd-link", "owned", null, false),
         new WriteFile(ref, "escape/etc-dir/evil", "owned", null, false),
         new WriteFile(ref, "escape/inside-link/through-link", "owned", null, false),
@@ -164,7 +164,7 @@ class WorkspaceFilesTest {
         new WriteFile(ref, "escape/fifo", "owned", null, false),
         new WriteFile(ref, "/tmp/evil", "owned", null, false),
         new WriteFile(ref, "../evil", "owned", null, false));
-    for (Object request : writes) {
+    for (WriteFile request : writes) {
       var error = sandboxes.failure(SandboxSubjects.FILES_WRITE, request);
       assertThat(error.code()).as("write %s", request).isIn(REFUSALS);
     }
@@ -174,11 +174,11 @@ class WorkspaceFilesTest {
     var moveOut = sandboxes.failure(SandboxSubjects.FILES_MOVE, new MoveFile(ref, "escape/inside", "escape/etc-dir/moved"));
     assertThat(moveOut.code()).isIn(REFUSALS);
     // Deleting a link removes the link itself, never its target.
-    sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "escape/passwd-link", false), FileChanged.class);
-    CommandResult passwd = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "test -s /etc/passwd && echo intact", 10), CommandResult.class);
+    sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "escape/passwd-link", false));
+    CommandResult passwd = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "test -s /etc/passwd && echo intact", 10));
     assertThat(passwd.stdout()).contains("intact");
     CommandResult nothingWritten = sandboxes.call(SandboxSubjects.EXEC,
-        new RunCommand(ref, "ls /tmp/evil /etc/evil 2>/dev/null | wc -l", 10), CommandResult.class);
+        new RunCommand(ref, "ls /tmp/evil /etc/evil 2>/dev/null | wc -l", 10));
     assertThat(nothingWritten.stdout().strip()).isEqualTo("0");
   }
 }

@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.dockerjava.api.DockerClient;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileList;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.sandbox.config.SandboxSettings;
@@ -58,7 +54,7 @@ class HomeAdmissionTest {
 
   @AfterEach
   void cleanUp() {
-    homes.forEach(home -> sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class));
+    homes.forEach(home -> sandboxes.call(SandboxSubjects.STOP, home));
     tasks.forEach(sandboxes::deleteQuietly);
   }
 
@@ -69,7 +65,7 @@ class HomeAdmissionTest {
   }
 
   private void use(SandboxRef ref) {
-    sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, ""), FileList.class);
+    sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, ""));
   }
 
   private boolean running(SandboxRef ref) {
@@ -78,8 +74,7 @@ class HomeAdmissionTest {
   }
 
   private void startBackgroundProcess(SandboxRef ref) {
-    ProcessView process = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(ref, "sleep 300", null, null, null, null),
-        ProcessView.class);
+    ProcessView process = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(ref, "sleep 300", null, null, null, null));
     assertThat(process.status()).isEqualTo("running");
   }
 
@@ -88,7 +83,7 @@ class HomeAdmissionTest {
     SandboxRef a = home("lru-a");
     SandboxRef b = home("lru-b");
     SandboxRef c = home("lru-c");
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(a, "notes.txt", "a's notes", null, false), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(a, "notes.txt", "a's notes", null, false));
     use(b);
     // a is used last, so b is the least recently used (both well within the idle timeout).
     use(b);
@@ -100,10 +95,10 @@ class HomeAdmissionTest {
     assertThat(running(c)).isTrue();
 
     // b comes back on its next use (stopping the now least recently used idle home, a), its volume intact.
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(b, "later.txt", "b again", null, false), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(b, "later.txt", "b again", null, false));
     assertThat(running(b)).isTrue();
     assertThat(running(a)).isFalse();
-    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(a, "notes.txt"), FileContent.class).content())
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(a, "notes.txt")).content())
         .isEqualTo("a's notes");
     assertThat(running(a)).isTrue();
   }
@@ -154,14 +149,14 @@ class HomeAdmissionTest {
     assertThat(running(first)).isFalse();
     assertThat(running(second)).isTrue();
     for (SandboxRef task : tasks.subList(0, 3)) {
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, task, SandboxState.class).state()).isEqualTo("running");
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, task).state()).isEqualTo("running");
     }
   }
 
   @Test
   void anIdleHomeIsStoppedAfterTheHomeIdleTimeout() throws InterruptedException {
     SandboxRef ref = home("idle-timeout");
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "kept.txt", "kept", null, false));
     assertThat(running(ref)).isTrue();
     // 10 s idle timeout, swept every 2.5 s.
     long deadline = System.nanoTime() + 40_000_000_000L;
@@ -169,6 +164,6 @@ class HomeAdmissionTest {
       Thread.sleep(500);
     }
     assertThat(running(ref)).as("stopped after being idle").isFalse();
-    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "kept.txt"), FileContent.class).content()).isEqualTo("kept");
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "kept.txt")).content()).isEqualTo("kept");
   }
 }

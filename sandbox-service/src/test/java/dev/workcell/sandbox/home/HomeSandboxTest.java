@@ -7,16 +7,13 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.FileContent;
 import dev.workcell.contracts.sandbox.FileEntry;
 import dev.workcell.contracts.sandbox.FileList;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.KillProcess;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ListProcesses;
 import dev.workcell.contracts.sandbox.PollProcess;
 import dev.workcell.contracts.sandbox.ProcessInput;
-import dev.workcell.contracts.sandbox.ProcessList;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
@@ -62,7 +59,7 @@ class HomeSandboxTest {
   @AfterEach
   void stopHomes() {
     // Stopped, not deleted: the runtime slots (global cap 3 in tests) are what other tests need.
-    homes.forEach(home -> sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class));
+    homes.forEach(home -> sandboxes.call(SandboxSubjects.STOP, home));
   }
 
   private SandboxRef home(String prefix) {
@@ -72,7 +69,7 @@ class HomeSandboxTest {
   }
 
   private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   @Test
@@ -144,11 +141,11 @@ class HomeSandboxTest {
   void twoHomesAreIsolated() {
     SandboxRef a = home("alice");
     SandboxRef b = home("bob");
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(a, "secret.txt", "alice only", null, false), FileWritten.class);
-    ProcessView aProcess = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(a, "cat", null, null, null, null), ProcessView.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(a, "secret.txt", "alice only", null, false));
+    ProcessView aProcess = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(a, "cat", null, null, null, null));
 
     assertThat(sandboxes.failure(SandboxSubjects.FILES_READ, new ReadFile(b, "secret.txt")).code()).isEqualTo(ErrorCode.NOT_FOUND);
-    FileList bFiles = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(b, ""), FileList.class);
+    FileList bFiles = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(b, ""));
     assertThat(bFiles.entries()).extracting(FileEntry::name).doesNotContain("secret.txt");
     assertThat(run(b, "ls /home; cat /home/user/secret.txt 2>&1; ls /workspace 2>&1 | head -1").stdout()).doesNotContain("alice only");
 
@@ -158,11 +155,11 @@ class HomeSandboxTest {
         .isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(sandboxes.failure(SandboxSubjects.PROCESS_KILL, new KillProcess(b, aProcess.id(), true)).code())
         .isEqualTo(ErrorCode.NOT_FOUND);
-    assertThat(sandboxes.call(SandboxSubjects.PROCESS_LIST, new ListProcesses(b), ProcessList.class).processes()).isEmpty();
+    assertThat(sandboxes.call(SandboxSubjects.PROCESS_LIST, new ListProcesses(b)).processes()).isEmpty();
     // A's process is untouched.
-    assertThat(sandboxes.call(SandboxSubjects.PROCESS_STATUS, new PollProcess(a, aProcess.id(), 0, null, null), ProcessView.class)
+    assertThat(sandboxes.call(SandboxSubjects.PROCESS_STATUS, new PollProcess(a, aProcess.id(), 0, null, null))
         .status()).isEqualTo("running");
-    sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(a, aProcess.id(), true), ProcessView.class);
+    sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(a, aProcess.id(), true));
   }
 
   @Test
@@ -190,12 +187,12 @@ class HomeSandboxTest {
   void filesSurviveAStopAndANewEnsure() {
     SandboxRef ref = home("persistent");
     String first = sandboxes.ensure(ref).containerId();
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "notes/keep.txt", "still here", null, true), FileWritten.class);
-    assertThat(sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class).state()).isEqualTo("stopped");
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "notes/keep.txt", "still here", null, true));
+    assertThat(sandboxes.call(SandboxSubjects.STOP, ref).state()).isEqualTo("stopped");
     SandboxState again = sandboxes.ensure(ref);
     assertThat(again.state()).isEqualTo("running");
     assertThat(again.containerId()).isEqualTo(first);
-    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "notes/keep.txt"), FileContent.class).content())
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "notes/keep.txt")).content())
         .isEqualTo("still here");
   }
 
@@ -203,7 +200,7 @@ class HomeSandboxTest {
   void noVariableOfSandboxServiceEntersAHome() {
     SandboxRef ref = home("env");
     CommandResult result = sandboxes.call(SandboxSubjects.EXEC,
-        new RunCommand(ref, "env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f 2>/dev/null || true; done", 30), CommandResult.class);
+        new RunCommand(ref, "env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f 2>/dev/null || true; done", 30));
     assertThat(result.exitCode()).isZero();
     assertThat(result.truncated()).isFalse();
     // A command carries celld's environment (and CELLD_JOB, which marks every command celld starts);

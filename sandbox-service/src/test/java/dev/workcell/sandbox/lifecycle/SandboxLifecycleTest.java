@@ -7,8 +7,6 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.KillProcess;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ListSandboxes;
@@ -71,7 +69,7 @@ class SandboxLifecycleTest {
     SandboxState second = sandboxes.ensure(ref);
     assertThat(second.containerId()).isEqualTo(first.containerId());
     assertThat(second.state()).isEqualTo("running");
-    assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("running");
+    assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("running");
   }
 
   @Test
@@ -100,7 +98,7 @@ class SandboxLifecycleTest {
       // The admin edits the policy: a running sandbox keeps its own until it is recreated.
       taskService.policy(ref.taskId(), "768m", null, null, true);
       assertThat(sandboxes.ensure(ref).containerId()).isEqualTo(first);
-      String resized = sandboxes.call(SandboxSubjects.RECREATE, ref, SandboxState.class).containerId();
+      String resized = sandboxes.call(SandboxSubjects.RECREATE, ref).containerId();
       assertThat(resized).isNotEqualTo(first);
       assertThat(docker.inspectContainerCmd(resized).exec().getHostConfig().getMemory()).isEqualTo(768L << 20);
 
@@ -168,19 +166,19 @@ class SandboxLifecycleTest {
       sandboxes.ensure(ref);
       write(ref, "notes/persist.txt", "still here");
 
-      SandboxState stopped = sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      SandboxState stopped = sandboxes.call(SandboxSubjects.STOP, ref);
       assertThat(stopped.state()).isEqualTo("stopped");
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("stopped");
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("stopped");
       assertThat(read(ref, "notes/persist.txt")).isEqualTo("still here");
 
-      String before = sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).containerId();
-      SandboxState recreated = sandboxes.call(SandboxSubjects.RECREATE, ref, SandboxState.class);
+      String before = sandboxes.call(SandboxSubjects.STATUS, ref).containerId();
+      SandboxState recreated = sandboxes.call(SandboxSubjects.RECREATE, ref);
       assertThat(recreated.containerId()).isNotEqualTo(before);
       assertThat(read(ref, "notes/persist.txt")).isEqualTo("still here");
 
       // What a restart of sandbox-service does: forget everything in memory, stop sandboxes of known tasks.
       reconciler.reconcileOnce();
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("stopped");
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("stopped");
       assertThat(read(ref, "notes/persist.txt")).isEqualTo("still here");
     } finally {
       sandboxes.deleteQuietly(ref);
@@ -196,7 +194,7 @@ class SandboxLifecycleTest {
       assertThat(lifecycle.stopIfIdle(ref.taskId(), 60_000)).as("active within the last minute").isFalse();
       assertThat(lifecycle.stopIfIdle(ref.taskId(), 0)).isTrue();
       assertThat(admission.holds(ref.taskId())).isFalse();
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("stopped");
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("stopped");
     } finally {
       sandboxes.deleteQuietly(ref);
     }
@@ -207,12 +205,12 @@ class SandboxLifecycleTest {
     SandboxRef ref = sandboxes.newTask("busy-owner");
     try {
       ProcessView sleeper = sandboxes.call(SandboxSubjects.PROCESS_START,
-          new StartProcess(ref, "sleep 300", null, null, null, null), ProcessView.class);
+          new StartProcess(ref, "sleep 300", null, null, null, null));
       assertThat(lifecycle.stopIfIdle(ref.taskId(), 0)).as("a background process keeps it busy").isFalse();
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("running");
-      sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(ref, sleeper.id(), true), ProcessView.class);
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("running");
+      sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(ref, sleeper.id(), true));
       assertThat(lifecycle.stopIfIdle(ref.taskId(), 0)).isTrue();
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("stopped");
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("stopped");
     } finally {
       sandboxes.deleteQuietly(ref);
     }
@@ -225,7 +223,7 @@ class SandboxLifecycleTest {
     write(ref, "gone.txt", "bye");
     Path socketDir = specs.celldSocketDir(SandboxNames.container(ref.taskId())).orElseThrow();
     assertThat(socketDir).isDirectory();
-    SandboxState deleted = sandboxes.call(SandboxSubjects.DELETE, ref, SandboxState.class);
+    SandboxState deleted = sandboxes.call(SandboxSubjects.DELETE, ref);
     assertThat(deleted.state()).isEqualTo("absent");
     assertThat(gone(() -> docker.inspectContainerCmd(SandboxNames.container(ref.taskId())).exec())).isTrue();
     assertThat(gone(() -> docker.inspectVolumeCmd(SandboxNames.volume(ref.taskId())).exec())).isTrue();
@@ -266,18 +264,18 @@ class SandboxLifecycleTest {
   @Test
   void listShowsAUserOnlyItsOwnSandboxes() {
     SandboxRef ref = sandboxes.shared();
-    SandboxList mine = sandboxes.call(SandboxSubjects.LIST, new ListSandboxes(null), SandboxList.class, new Actor(ref.ownerId(), Actor.Role.USER));
+    SandboxList mine = sandboxes.call(SandboxSubjects.LIST, new ListSandboxes(null), new Actor(ref.ownerId(), Actor.Role.USER));
     assertThat(mine.sandboxes()).extracting(SandboxState::taskId).contains(ref.taskId());
-    SandboxList theirs = sandboxes.call(SandboxSubjects.LIST, new ListSandboxes(ref.ownerId()), SandboxList.class, new Actor("bob", Actor.Role.USER));
+    SandboxList theirs = sandboxes.call(SandboxSubjects.LIST, new ListSandboxes(ref.ownerId()), new Actor("bob", Actor.Role.USER));
     assertThat(theirs.sandboxes()).extracting(SandboxState::taskId).doesNotContain(ref.taskId());
   }
 
   private void write(SandboxRef ref, String path, String content) {
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, content, null, true), FileWritten.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, path, content, null, true));
   }
 
   private String read(SandboxRef ref, String path) {
-    return sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, path), FileContent.class).content();
+    return sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, path)).content();
   }
 
   private static void dockerCli(String... args) {

@@ -3,7 +3,6 @@ package dev.workcell.sandbox.preview;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
@@ -32,10 +31,10 @@ class PreviewControlTest {
   @Test
   void aStaticPreviewIsReachableOnItsPublishedLoopbackPort() throws Exception {
     SandboxRef ref = sandboxes.shared();
-    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>preview works</h1>", null, false), FileWritten.class);
-    sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref, PreviewState.class);
+    sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>preview works</h1>", null, false));
+    sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref);
     try {
-      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null), PreviewState.class);
+      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null));
       assertThat(started.running()).isTrue();
       assertThat(started.containerPort()).isEqualTo(4173);
       assertThat(started.hostAddress()).isEqualTo("127.0.0.1");
@@ -44,9 +43,9 @@ class PreviewControlTest {
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + started.hostPort() + "/")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(response.body()).contains("preview works");
-      assertThat(sandboxes.call(SandboxSubjects.PREVIEW_STATUS, ref, PreviewState.class).running()).isTrue();
+      assertThat(sandboxes.call(SandboxSubjects.PREVIEW_STATUS, ref).running()).isTrue();
     } finally {
-      PreviewState stopped = sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref, PreviewState.class);
+      PreviewState stopped = sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref);
       assertThat(stopped.running()).isFalse();
     }
   }

@@ -2,7 +2,6 @@ package dev.workcell.sandbox.preview;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
@@ -42,16 +41,15 @@ class PublishedHostTest {
   void thePreviewEndpointNamesThePublishedHost() throws Exception {
     SandboxRef ref = sandboxes.newTask("published-host");
     try {
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>via the published host</h1>", null, false),
-          FileWritten.class);
-      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null), PreviewState.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>via the published host</h1>", null, false));
+      PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null));
       assertThat(started.hostAddress()).isEqualTo("localhost");
       assertThat(started.hostPort()).isPositive();
       var response = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://" + started.hostAddress() + ":" + started.hostPort() + "/")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(response.body()).contains("via the published host");
-      assertThat(sandboxes.call(SandboxSubjects.PREVIEW_STATUS, ref, PreviewState.class).hostAddress()).isEqualTo("localhost");
+      assertThat(sandboxes.call(SandboxSubjects.PREVIEW_STATUS, ref).hostAddress()).isEqualTo("localhost");
     } finally {
       sandboxes.deleteQuietly(ref);
     }

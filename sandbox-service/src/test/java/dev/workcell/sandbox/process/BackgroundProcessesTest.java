@@ -7,12 +7,10 @@ import dev.workcell.contracts.sandbox.KillProcess;
 import dev.workcell.contracts.sandbox.ListProcesses;
 import dev.workcell.contracts.sandbox.PollProcess;
 import dev.workcell.contracts.sandbox.ProcessInput;
-import dev.workcell.contracts.sandbox.ProcessList;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.ProcessView.OutputEntry;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.sandbox.testing.SandboxClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -42,15 +40,15 @@ class BackgroundProcessesTest {
 
   @AfterAll
   void stop() {
-    sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
+    sandboxes.call(SandboxSubjects.STOP, home);
   }
 
   private ProcessView start(String command, Long waitMs) {
-    return sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(home, command, null, null, waitMs, null), ProcessView.class);
+    return sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(home, command, null, null, waitMs, null));
   }
 
   private ProcessView poll(String id, long offset, Long waitMs) {
-    return sandboxes.call(SandboxSubjects.PROCESS_STATUS, new PollProcess(home, id, offset, null, waitMs), ProcessView.class);
+    return sandboxes.call(SandboxSubjects.PROCESS_STATUS, new PollProcess(home, id, offset, null, waitMs));
   }
 
   private static String text(ProcessView view, String type) {
@@ -88,9 +86,9 @@ class BackgroundProcessesTest {
     assertThat(done.exitCode()).isZero();
     assertThat(text(done, "stdout")).isEqualTo("quick\n");
     ProcessView withEnv = sandboxes.call(SandboxSubjects.PROCESS_START,
-        new StartProcess(home, "echo $GREETING; pwd", "", Map.of("GREETING", "hej"), 30_000L, null), ProcessView.class);
+        new StartProcess(home, "echo $GREETING; pwd", "", Map.of("GREETING", "hej"), 30_000L, null));
     assertThat(text(withEnv, "stdout")).isEqualTo("hej\n/home/user\n");
-    ProcessView tail = sandboxes.call(SandboxSubjects.PROCESS_STATUS, new PollProcess(home, withEnv.id(), 0, 0, null), ProcessView.class);
+    ProcessView tail = sandboxes.call(SandboxSubjects.PROCESS_STATUS, new PollProcess(home, withEnv.id(), 0, 0, null));
     assertThat(tail.output()).isEmpty();
     assertThat(tail.truncated()).isTrue();
     assertThat(tail.nextOffset()).isEqualTo(withEnv.nextOffset());
@@ -99,24 +97,24 @@ class BackgroundProcessesTest {
   @Test
   void inputReachesCatAndKillEndsIt() {
     ProcessView cat = start("cat", null);
-    sandboxes.call(SandboxSubjects.PROCESS_INPUT, new ProcessInput(home, cat.id(), "hello\n"), ProcessView.class);
+    sandboxes.call(SandboxSubjects.PROCESS_INPUT, new ProcessInput(home, cat.id(), "hello\n"));
     String echoed = "";
     for (int i = 0; i < 50 && !echoed.contains("hello"); i++) {
       echoed = text(poll(cat.id(), 0, 200L), "stdout");
     }
     assertThat(echoed).isEqualTo("hello\n");
-    assertThat(sandboxes.call(SandboxSubjects.PROCESS_LIST, new ListProcesses(home), ProcessList.class).processes())
+    assertThat(sandboxes.call(SandboxSubjects.PROCESS_LIST, new ListProcesses(home)).processes())
         .anySatisfy(p -> {
           assertThat(p.id()).isEqualTo(cat.id());
           assertThat(p.status()).isEqualTo("running");
           assertThat(p.output()).isEmpty();
         });
-    ProcessView killed = sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(home, cat.id(), false), ProcessView.class);
+    ProcessView killed = sandboxes.call(SandboxSubjects.PROCESS_KILL, new KillProcess(home, cat.id(), false));
     assertThat(killed.status()).isEqualTo("killed");
     assertThat(killed.exitCode()).isEqualTo(128 + 15);
     assertThat(sandboxes.failure(SandboxSubjects.PROCESS_INPUT, new ProcessInput(home, cat.id(), "late\n")).code())
         .isEqualTo(ErrorCode.PROCESS_EXITED);
-    assertThat(sandboxes.call(SandboxSubjects.PROCESS_LIST, new ListProcesses(home), ProcessList.class).processes())
+    assertThat(sandboxes.call(SandboxSubjects.PROCESS_LIST, new ListProcesses(home)).processes())
         .anySatisfy(p -> assertThat(p.status()).isEqualTo("killed"));
   }
 

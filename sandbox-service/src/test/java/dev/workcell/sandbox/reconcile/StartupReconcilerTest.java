@@ -7,8 +7,6 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.sandbox.FileContent;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
@@ -89,7 +87,7 @@ class StartupReconcilerTest {
     try {
       sandboxes.ensure(ref);
       reconciler.reconcileOnce();
-      SandboxState state = sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class);
+      SandboxState state = sandboxes.call(SandboxSubjects.STATUS, ref);
       assertThat(state.state()).isEqualTo("stopped");
       assertThat(docker.inspectVolumeCmd(SandboxNames.volume(ref.taskId())).exec().getName()).isNotNull();
     } finally {
@@ -102,15 +100,15 @@ class StartupReconcilerTest {
     SandboxRef home = sandboxes.newHome("reconcile-home");
     try {
       SandboxState before = sandboxes.ensure(home);
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(home, "kept.txt", "kept", null, false), FileWritten.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(home, "kept.txt", "kept", null, false));
       reconciler.reconcileOnce();
-      SandboxState after = sandboxes.call(SandboxSubjects.STATUS, home, SandboxState.class);
+      SandboxState after = sandboxes.call(SandboxSubjects.STATUS, home);
       assertThat(after.state()).isEqualTo("stopped");
       assertThat(after.containerId()).isEqualTo(before.containerId());
       assertThat(docker.inspectVolumeCmd(before.volume()).exec().getName()).isEqualTo(before.volume());
-      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(home, "kept.txt"), FileContent.class).content()).isEqualTo("kept");
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(home, "kept.txt")).content()).isEqualTo("kept");
     } finally {
-      sandboxes.call(SandboxSubjects.STOP, home, SandboxState.class);
+      sandboxes.call(SandboxSubjects.STOP, home);
     }
   }
 
@@ -155,7 +153,7 @@ class StartupReconcilerTest {
     try {
       var error = sandboxes.failure(SandboxSubjects.ENSURE, ref);
       assertThat(error.code()).isEqualTo(ErrorCode.SAFE_MODE);
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).state()).isEqualTo("running");
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).state()).isEqualTo("running");
     } finally {
       safeMode.clear();
     }

@@ -116,7 +116,7 @@ class SandboxHardeningTest {
         "id -u; id -g; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; "
             + "touch /rootfs-probe 2>&1 || echo ro-root; grep ' /tmp ' /proc/mounts; pwd; "
             + "touch /run/workcell/planted 2>/dev/null || echo ro-celld-dir; echo celld-dir-entries=$(ls -A /run/workcell | wc -l)",
-        30), CommandResult.class);
+        30));
     assertThat(result.exitCode()).isZero();
     assertThat(result.stdout())
         .contains("1000\n1000\n")

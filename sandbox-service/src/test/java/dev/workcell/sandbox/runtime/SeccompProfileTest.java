@@ -46,7 +46,7 @@ class SeccompProfileTest {
             r = libc.syscall(number, 8, params)
             print(number, r, ctypes.get_errno())
         ' && echo hi > /tmp/x && cat /tmp/x && git --version >/dev/null && echo ok
-        """.formatted(IO_URING_SETUP, IO_URING_REGISTER), 30), CommandResult.class);
+        """.formatted(IO_URING_SETUP, IO_URING_REGISTER), 30));
     assertThat(result.exitCode()).as(result.stderr()).isZero();
     // EPERM (1): the profile's default action; ENOSYS (38) would mean a kernel without io_uring.
     assertThat(result.stdout()).contains(IO_URING_SETUP + " -1 1\n", IO_URING_REGISTER + " -1 1\n", "hi\nok\n");

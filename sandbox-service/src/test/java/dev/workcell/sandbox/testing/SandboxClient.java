@@ -8,6 +8,7 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.messaging.NatsRequester;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -33,25 +34,25 @@ public class SandboxClient {
     this.fixture = fixture;
   }
 
-  public <T> T call(String subject, Object body, Class<T> replyType) {
-    return call(subject, body, replyType, RUNNER);
+  public <Q, R> R call(Subject<Q, R> subject, Q body) {
+    return call(subject, body, RUNNER);
   }
 
-  public <T> T call(String subject, Object body, Class<T> replyType, Actor actor) {
-    return requester.request(subject, body, replyType, actor, Duration.ofSeconds(90)).await().atMost(Duration.ofSeconds(95));
+  public <Q, R> R call(Subject<Q, R> subject, Q body, Actor actor) {
+    return requester.request(subject, body, actor, Duration.ofSeconds(90)).await().atMost(Duration.ofSeconds(95));
   }
 
   /** The error a request must fail with. */
-  public WorkcellException failure(String subject, Object body, Actor actor) {
+  public <Q> WorkcellException failure(Subject<Q, ?> subject, Q body, Actor actor) {
     try {
-      Object reply = call(subject, body, Object.class, actor);
+      Object reply = call(subject, body, actor);
       return fail("expected %s to fail, got %s", subject, reply);
     } catch (WorkcellException e) {
       return e;
     }
   }
 
-  public WorkcellException failure(String subject, Object body) {
+  public <Q> WorkcellException failure(Subject<Q, ?> subject, Q body) {
     return failure(subject, body, RUNNER);
   }
 
@@ -81,12 +82,12 @@ public class SandboxClient {
   }
 
   public SandboxState ensure(SandboxRef ref) {
-    return call(SandboxSubjects.ENSURE, ref, SandboxState.class);
+    return call(SandboxSubjects.ENSURE, ref);
   }
 
   public void deleteQuietly(SandboxRef ref) {
     try {
-      call(SandboxSubjects.DELETE, ref, SandboxState.class);
+      call(SandboxSubjects.DELETE, ref);
     } catch (WorkcellException e) {
       // best effort; the cleanup resource removes leftovers by label
     }

@@ -1,15 +1,12 @@
 package dev.workcell.sandbox.testing;
 
-import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.PolicyView;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpec;
-import dev.workcell.contracts.task.RunnerApi.RuntimeSpecRequest;
-import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasksReply;
 import dev.workcell.messaging.NatsResponder;
-import dev.workcell.sandbox.config.SandboxSettings;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
@@ -20,11 +17,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Stands in for task-service on the real test NATS, speaking its two request/reply shapes that
- * sandbox-service asks: known tasks (from the tasks the tests registered, or silence to simulate an
- * unanswering task-service) and a task's runtime spec (owner, policy, network, decommissioning).
- * It serves them on the test profile's subjects: the same NATS carries task-service's own tests,
- * whose real responders in queue group "task" would otherwise answer half of these questions.
+ * Stands in for task-service on the module's private test NATS, serving its two contract subjects
+ * that sandbox-service asks: known tasks (from the tasks the tests registered, or silence to simulate
+ * an unanswering task-service) and a task's runtime spec (owner, policy, network, decommissioning).
  */
 @ApplicationScoped
 public class TaskServiceFixture {
@@ -36,11 +31,11 @@ public class TaskServiceFixture {
   private volatile boolean silent;
 
   // Before the reconciler's first pass (default priority), after the NATS connection (10).
-  void register(@Observes @Priority(20) StartupEvent event, NatsResponder responder, SandboxSettings settings) {
-    responder.serve(settings.knownTasksSubject(), ServiceName.TASK, KnownTasks.class, request -> silent
+  void register(@Observes @Priority(20) StartupEvent event, NatsResponder responder) {
+    responder.serve(TaskSubjects.KNOWN_TASKS, request -> silent
         ? Uni.createFrom().nothing()
         : Uni.createFrom().item(new KnownTasksReply(request.body().taskIds().stream().filter(tasks::containsKey).toList())));
-    responder.serve(settings.runtimeSpecSubject(), ServiceName.TASK, RuntimeSpecRequest.class, request -> {
+    responder.serve(TaskSubjects.RUNTIME_SPEC, request -> {
       Task task = tasks.get(request.body().taskId());
       if (task == null) {
         return Uni.createFrom().failure(new WorkcellException(ErrorCode.NOT_FOUND, "task not found"));

@@ -44,7 +44,7 @@ class ClosedNetworkTest {
   /** 124: timeout killed the attempt (the packet was dropped); 0: connected; else refused or unreachable. */
   private CommandResult connect(SandboxRef ref, String host, int port) {
     return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref,
-        "timeout 2 bash -c 'exec 3<>/dev/tcp/" + host + "/" + port + "'", 10), CommandResult.class);
+        "timeout 2 bash -c 'exec 3<>/dev/tcp/" + host + "/" + port + "'", 10));
   }
 
   @Test
@@ -74,12 +74,11 @@ class ClosedNetworkTest {
       assertThat(result.exitCode()).as(address).isNotZero();
       assertThat(result.durationMs()).isLessThan(5_000);
     }
-    CommandResult dns = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "grep -c '^nameserver' /etc/resolv.conf", 10),
-        CommandResult.class);
+    CommandResult dns = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "grep -c '^nameserver' /etc/resolv.conf", 10));
     assertThat(dns.stdout().strip()).isNotEqualTo("0");
     // Docker's embedded resolver answers inside the sandbox's own namespace: the firewall leaves it alone.
     String name = docker.inspectContainerCmd(sandboxes.ensure(ref).containerId()).exec().getName().substring(1);
-    CommandResult self = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "getent hosts " + name, 10), CommandResult.class);
+    CommandResult self = sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, "getent hosts " + name, 10));
     assertThat(self.exitCode()).isZero();
   }
 

@@ -10,10 +10,8 @@ import com.github.dockerjava.api.model.Mount;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.FileContent;
 import dev.workcell.contracts.sandbox.FileEntry;
 import dev.workcell.contracts.sandbox.FileList;
-import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
@@ -82,11 +80,10 @@ class StockImageSandboxTest {
       assertThat(sandboxes.ensure(ref).state()).isEqualTo("running");
       assertThat(docker.inspectContainerCmd(SandboxNames.container(ref.taskId())).exec().getConfig().getImage()).isEqualTo(stock);
 
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "notes/hello.txt", "from a stock image\n", null, true),
-          FileWritten.class);
-      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "notes/hello.txt"), FileContent.class).content())
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "notes/hello.txt", "from a stock image\n", null, true));
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "notes/hello.txt")).content())
           .isEqualTo("from a stock image\n");
-      FileList list = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, "notes"), FileList.class);
+      FileList list = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, "notes"));
       assertThat(list.entries()).extracting(FileEntry::name).containsExactly("hello.txt");
 
       CommandResult result = run(ref, "test -e /usr/local/bin/celld || echo no-celld-in-image; id -u; pwd; stat -c %u .;"
@@ -128,7 +125,7 @@ class StockImageSandboxTest {
     SandboxRef ref = sandboxes.newTask("celld-drift-owner");
     try {
       String before = sandboxes.ensure(ref).containerId();
-      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "keep.txt", "kept", null, false), FileWritten.class);
+      sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "keep.txt", "kept", null, false));
       // The same container, except that its celld volume is writable.
       InspectContainerResponse inspect = docker.inspectContainerCmd(before).exec();
       docker.removeContainerCmd(before).withForce(true).exec();
@@ -146,7 +143,7 @@ class StockImageSandboxTest {
       assertThat(docker.inspectContainerCmd(after).exec().getMounts())
           .filteredOn(m -> "/opt/workcell".equals(m.getDestination().getPath())).singleElement()
           .satisfies(m -> assertThat(m.getRW()).isFalse());
-      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "keep.txt"), FileContent.class).content()).isEqualTo("kept");
+      assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "keep.txt")).content()).isEqualTo("kept");
     } finally {
       sandboxes.deleteQuietly(ref);
     }
@@ -234,7 +231,7 @@ class StockImageSandboxTest {
   }
 
   private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   /**

@@ -106,14 +106,14 @@ class WorkspaceDiskTest {
       assertThat(other.stdout()).as(other.stderr()).contains("wrote");
       assertThat(run(small, "rm big && echo ok >after-full && cat after-full").stdout()).isEqualTo("ok\n");
 
-      SandboxState status = sandboxes.call(SandboxSubjects.STATUS, small, SandboxState.class);
+      SandboxState status = sandboxes.call(SandboxSubjects.STATUS, small);
       DiskUsage disk = status.disk();
       assertThat(disk.bounded()).isTrue();
       assertThat(disk.sizeBytes()).isBetween(SIZE / 2, SIZE);
       assertThat(disk.usedBytes()).isBetween(0L, SIZE / 4);
       assertThat(disk.measuredAt()).isNotNull();
       assertThat(run(small, "dd if=/dev/zero of=half bs=1M count=32 && sync").exitCode()).isZero();
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, small, SandboxState.class).disk().usedBytes()).isGreaterThan(30L << 20);
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, small).disk().usedBytes()).isGreaterThan(30L << 20);
 
       assertThat(metrics.sweep()).isGreaterThanOrEqualTo(2);
       Gauge used = registry.find("workcell.sandbox.disk.used").tag("volume", volume).tag("kind", "task").gauge();
@@ -121,7 +121,7 @@ class WorkspaceDiskTest {
       assertThat(used.value()).isGreaterThan(30L << 20);
       assertThat(size.value()).isEqualTo((double) disk.sizeBytes());
 
-      sandboxes.call(SandboxSubjects.DELETE, small, SandboxState.class);
+      sandboxes.call(SandboxSubjects.DELETE, small);
       assertThat(Files.exists(dir)).isFalse();
       assertThat(mounted(dir.resolve("mnt"))).isFalse();
       assertThat(metrics.sweep()).isGreaterThanOrEqualTo(1);
@@ -140,7 +140,7 @@ class WorkspaceDiskTest {
       taskService.policy(ref.taskId(), policy("32m"));
       sandboxes.ensure(ref);
       assertThat(run(ref, "echo kept >note && sync && cat note").stdout()).isEqualTo("kept\n");
-      sandboxes.call(SandboxSubjects.STOP, ref, SandboxState.class);
+      sandboxes.call(SandboxSubjects.STOP, ref);
 
       // As after a reboot: the loop mount is gone, and with it the directory the volume binds.
       assertThat(new ProcessBuilder("umount", dir.resolve("mnt").toString()).inheritIO().start().waitFor()).isZero();
@@ -149,7 +149,7 @@ class WorkspaceDiskTest {
       // Fail closed: the engine cannot bind what is not there, so nothing lands on the host's own disk.
       assertThatThrownBy(() -> docker.startContainerCmd(SandboxNames.container(ref.taskId())).exec())
           .hasMessageContaining("no such file or directory");
-      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).disk().bounded()).isTrue();
+      assertThat(sandboxes.call(SandboxSubjects.STATUS, ref).disk().bounded()).isTrue();
 
       assertThat(sandboxes.ensure(ref).state()).isEqualTo("running");
       assertThat(mounted(dir.resolve("mnt"))).isTrue();
@@ -176,7 +176,7 @@ class WorkspaceDiskTest {
 
       sandboxes.ensure(ref);
       assertThat(run(ref, "echo legacy >f && cat f").stdout()).isEqualTo("legacy\n");
-      DiskUsage disk = sandboxes.call(SandboxSubjects.STATUS, ref, SandboxState.class).disk();
+      DiskUsage disk = sandboxes.call(SandboxSubjects.STATUS, ref).disk();
       assertThat(disk).isEqualTo(DiskUsage.unbounded());
       assertThat(Files.exists(Path.of(TestDocker.DISK_ROOT, TestDocker.INSTANCE, volume))).isFalse();
     } finally {
@@ -194,7 +194,7 @@ class WorkspaceDiskTest {
   }
 
   private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 60), CommandResult.class);
+    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 60));
   }
 
   private static boolean mounted(Path dir) throws IOException {

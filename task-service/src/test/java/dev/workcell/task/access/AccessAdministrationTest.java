@@ -5,19 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Subjects;
-import dev.workcell.contracts.account.Account;
 import dev.workcell.contracts.account.GetAccount;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
-import dev.workcell.contracts.task.TaskApi.TaskList;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
-import dev.workcell.contracts.task.WorkAdminApi.AccessMode;
 import dev.workcell.contracts.task.WorkAdminApi.AccountDeleted;
-import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
 import dev.workcell.contracts.task.WorkAdminApi.GetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
@@ -76,9 +72,9 @@ class AccessAdministrationTest {
     assertThat(sandbox.stopped(running.task().id())).isTrue();
     assertThat(sandbox.stopped(adminTask)).isFalse();
     assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), user)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
-    assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), AccessMode.class, user).mode()).isEqualTo("admins");
+    assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), user).mode()).isEqualTo("admins");
     setMode("users");
-    TaskDetail paused = work.call(TaskSubjects.GET, new TaskRef(running.task().id()), TaskDetail.class, user);
+    TaskDetail paused = work.call(TaskSubjects.GET, new TaskRef(running.task().id()), user);
     assertThat(paused.latestRun().state()).isEqualTo("cancelled");
     assertThat(paused.latestRun().reason()).isEqualTo("Work access was revoked");
   }
@@ -92,7 +88,7 @@ class AccessAdministrationTest {
     try {
       assertThat(work.failure(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("admins"), admin))
           .isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-      assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), AccessMode.class, admin).mode()).isEqualTo("admins");
+      assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), admin).mode()).isEqualTo("admins");
       assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), user)).isEqualTo(ErrorCode.WORK_ACCESS_DENIED);
     } finally {
       sandbox.succeedFor(taskId);
@@ -105,8 +101,7 @@ class AccessAdministrationTest {
     Actor demoted = work.admin();
     TaskCreated created = work.createTask(demoted);
 
-    RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"),
-        RoleChanged.class, admin);
+    RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), admin);
 
     assertThat(changed.account().role()).isEqualTo(Actor.Role.USER);
     assertThat(changed.cancelledRuns()).isEqualTo(1);
@@ -121,14 +116,14 @@ class AccessAdministrationTest {
     setMode("admins");
     Actor demoted = work.admin();
     endsRunAtOnce(demoted, "Work access was revoked",
-        () -> work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), RoleChanged.class, admin));
+        () -> work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), admin));
   }
 
   @Test
   void aDeletedUsersRunnerIsToldAtOnceAndItsStreamEnds() throws Exception {
     Actor doomed = work.admin();
     endsRunAtOnce(doomed, "the task is being deleted",
-        () -> work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), AccountDeleted.class, admin));
+        () -> work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), admin));
   }
 
   private void endsRunAtOnce(Actor owner, String reason, Runnable action) throws Exception {
@@ -141,8 +136,7 @@ class AccessAdministrationTest {
     Actor disabled = work.admin();
     TaskCreated created = work.createTask(disabled);
 
-    StatusChanged changed = work.call(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "disabled"),
-        StatusChanged.class, admin);
+    StatusChanged changed = work.call(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "disabled"), admin);
 
     assertThat(changed.account().status()).isEqualTo("disabled");
     assertThat(changed.cancelledRuns()).isEqualTo(1);
@@ -154,8 +148,8 @@ class AccessAdministrationTest {
         .isIn(ErrorCode.ACCOUNT_DISABLED, ErrorCode.FORBIDDEN);
     assertThat(auditActions()).contains("account.status");
 
-    work.call(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "active"), StatusChanged.class, admin);
-    assertThat(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, disabled).tasks()).isNotEmpty();
+    work.call(TaskSubjects.ADMIN_STATUS_SET, new SetStatus(disabled.accountId(), "active"), admin);
+    assertThat(work.call(TaskSubjects.LIST, new ListTasks(), disabled).tasks()).isNotEmpty();
   }
 
   @Test
@@ -167,13 +161,12 @@ class AccessAdministrationTest {
 
     assertThat(work.failure(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), admin))
         .isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-    assertThat(work.call(Subjects.ACCOUNT_GET, new GetAccount(doomed.accountId()), Account.class, admin).id())
+    assertThat(work.call(Subjects.ACCOUNT_GET, new GetAccount(doomed.accountId()), admin).id())
         .isEqualTo(doomed.accountId());
-    assertThat(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, doomed).tasks()).isNotEmpty();
+    assertThat(work.call(TaskSubjects.LIST, new ListTasks(), doomed).tasks()).isNotEmpty();
 
     sandbox.succeedFor(second);
-    AccountDeleted deleted = work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()),
-        AccountDeleted.class, admin);
+    AccountDeleted deleted = work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), admin);
 
     assertThat(deleted.deletedTasks()).isGreaterThanOrEqualTo(1);
     assertThat(sandbox.deleted(first)).isTrue();
@@ -195,11 +188,11 @@ class AccessAdministrationTest {
   }
 
   private AccessChanged setMode(String mode) {
-    return work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess(mode), AccessChanged.class, admin);
+    return work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess(mode), admin);
   }
 
   private java.util.List<String> auditActions() {
-    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(null, null, 200), AuditPage.class, admin).entries().stream()
+    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(null, null, 200), admin).entries().stream()
         .map(e -> e.action()).toList();
   }
 }

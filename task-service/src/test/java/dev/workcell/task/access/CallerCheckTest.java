@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
@@ -14,21 +15,20 @@ import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.contracts.task.TaskApi.PostMessage;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
-import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskApi.UpdateTask;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TicketApi.IssueTicket;
-import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
 import dev.workcell.contracts.task.WorkAdminApi.ListPolicies;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.Call;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,35 +50,37 @@ class CallerCheckTest {
   WorkClient work;
   Actor user;
   TaskCreated task;
-  Map<String, Object> requests;
+  List<Call<?>> requests;
 
   @BeforeEach
   void setUp() {
     work = new WorkClient(nats);
-    work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("users"), AccessChanged.class, work.admin());
+    work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("users"), work.admin());
     user = work.account(Actor.Role.USER);
     task = work.createTask(user);
     work.move(task.task().id(), task.run().id(), "running"); // so cancel and mid-run messages would change something
     String id = task.task().id();
-    requests = new LinkedHashMap<>();
-    requests.put(TaskSubjects.CREATE, new CreateTask(null, "another task", "ollama", "ollama", "qwen3:8b", null));
-    requests.put(TaskSubjects.LIST, new ListTasks());
-    requests.put(TaskSubjects.GET, new TaskRef(id));
-    requests.put(TaskSubjects.UPDATE, new UpdateTask(id, "taken over", null, null, null));
-    requests.put(TaskSubjects.DELETE, new TaskRef(id));
-    requests.put(TaskSubjects.RUN_START, new StartRun(id, "start again"));
-    requests.put(TaskSubjects.RUN_CANCEL, new TaskRef(id));
-    requests.put(TaskSubjects.RUN_GET, new GetRun(id, task.run().id()));
-    requests.put(TaskSubjects.MESSAGE_POST, new PostMessage(id, "steer"));
-    requests.put(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0));
-    requests.put(TaskSubjects.APPROVALS, new TaskRef(id));
-    requests.put(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true));
-    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, UUID.randomUUID().toString(), "always_allow"));
-    requests.put(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, UUID.randomUUID().toString()));
-    requests.put(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal"));
-    requests.put(TaskSubjects.POLICIES, new ListPolicies());
-    requests.put(TaskSubjects.ADMIN_TASKS, new ListTasks());
-    assertThat(requests.keySet()).as("every caller-checked subject has a request here")
+    requests = new ArrayList<>();
+    requests.add(Call.of(TaskSubjects.CREATE, new CreateTask(null, "another task", "ollama", "ollama", "qwen3:8b", null)));
+    requests.add(Call.of(TaskSubjects.LIST, new ListTasks()));
+    requests.add(Call.of(TaskSubjects.GET, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.UPDATE, new UpdateTask(id, "taken over", null, null, null)));
+    requests.add(Call.of(TaskSubjects.DELETE, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.RUN_START, new StartRun(id, "start again")));
+    requests.add(Call.of(TaskSubjects.RUN_CANCEL, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.RUN_GET, new GetRun(id, task.run().id())));
+    requests.add(Call.of(TaskSubjects.MESSAGE_POST, new PostMessage(id, "steer")));
+    requests.add(Call.of(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0)));
+    requests.add(Call.of(TaskSubjects.APPROVALS, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true)));
+    requests.add(Call.of(TaskSubjects.APPROVAL_DECIDE,
+        new DecideApproval(id, UUID.randomUUID().toString(), "always_allow")));
+    requests.add(Call.of(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, UUID.randomUUID().toString())));
+    requests.add(Call.of(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal")));
+    requests.add(Call.of(TaskSubjects.POLICIES, new ListPolicies()));
+    requests.add(Call.of(TaskSubjects.ADMIN_TASKS, new ListTasks()));
+    assertThat(requests.stream().<Subject<?, ?>>map(Call::subject).toList())
+        .as("every caller-checked subject has a request here")
         .containsExactlyInAnyOrderElementsOf(TaskSubjects.CALLER_CHECKED);
   }
 
@@ -87,12 +89,12 @@ class CallerCheckTest {
     sql.update("update accounts set status = 'disabled' where id = ?1", UUID.fromString(user.accountId()));
     String before = state();
 
-    requests.forEach((subject, body) ->
-        assertThat(work.failure(subject, body, user)).as(subject).isEqualTo(ErrorCode.ACCOUNT_DISABLED));
+    requests.forEach(call ->
+        assertThat(work.failure(call, user)).as(call.toString()).isEqualTo(ErrorCode.ACCOUNT_DISABLED));
 
     assertThat(state()).isEqualTo(before);
     sql.update("update accounts set status = 'active' where id = ?1", UUID.fromString(user.accountId()));
-    assertThat(work.call(TaskSubjects.GET, new TaskRef(task.task().id()), TaskDetail.class, user).task().title())
+    assertThat(work.call(TaskSubjects.GET, new TaskRef(task.task().id()), user).task().title())
         .isEqualTo(task.task().title());
   }
 
@@ -101,16 +103,16 @@ class CallerCheckTest {
     String before = state();
     Actor claimingAdmin = new Actor(user.accountId(), Actor.Role.ADMIN);
 
-    requests.forEach((subject, body) -> assertThat(work.failure(subject, body, claimingAdmin)).as(subject)
-        .isEqualTo(subject.equals(TaskSubjects.ADMIN_TASKS) ? ErrorCode.FORBIDDEN : ErrorCode.ROLE_CHANGED));
+    requests.forEach(call -> assertThat(work.failure(call, claimingAdmin)).as(call.toString())
+        .isEqualTo(call.subject().equals(TaskSubjects.ADMIN_TASKS) ? ErrorCode.FORBIDDEN : ErrorCode.ROLE_CHANGED));
 
     // Promoted since the token was issued: the old "user" header is refused the same way, admin subjects included.
     sql.update("update accounts set role = 'admin' where id = ?1", UUID.fromString(user.accountId()));
-    requests.forEach((subject, body) ->
-        assertThat(work.failure(subject, body, user)).as(subject).isEqualTo(ErrorCode.ROLE_CHANGED));
+    requests.forEach(call ->
+        assertThat(work.failure(call, user)).as(call.toString()).isEqualTo(ErrorCode.ROLE_CHANGED));
 
     assertThat(state()).isEqualTo(before);
-    assertThat(work.call(TaskSubjects.GET, new TaskRef(task.task().id()), TaskDetail.class, claimingAdmin).task().title())
+    assertThat(work.call(TaskSubjects.GET, new TaskRef(task.task().id()), claimingAdmin).task().title())
         .isEqualTo(task.task().title());
   }
 
@@ -119,8 +121,8 @@ class CallerCheckTest {
     Actor stranger = new Actor(UUID.randomUUID().toString(), Actor.Role.USER);
     String before = state();
 
-    requests.forEach((subject, body) ->
-        assertThat(work.failure(subject, body, stranger)).as(subject).isEqualTo(ErrorCode.UNAUTHENTICATED));
+    requests.forEach(call ->
+        assertThat(work.failure(call, stranger)).as(call.toString()).isEqualTo(ErrorCode.UNAUTHENTICATED));
 
     assertThat(state()).isEqualTo(before);
   }

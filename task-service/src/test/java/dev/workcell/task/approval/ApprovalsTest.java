@@ -16,7 +16,6 @@ import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
-import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.SavePolicy;
 import dev.workcell.messaging.NatsRequester;
@@ -61,7 +60,7 @@ class ApprovalsTest {
     toggle(true);
     ApprovalView pending = ask("c1", "run_command", "npm");
     assertThat(pending.state()).isEqualTo("pending");
-    assertThat(work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), ApprovalsState.class, owner).pending())
+    assertThat(work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), owner).pending())
         .extracting(ApprovalView::id).containsExactly(pending.id());
 
     ApprovalView decided = decide(pending.id(), "always_allow");
@@ -69,17 +68,17 @@ class ApprovalsTest {
     assertThat(decided.state()).isEqualTo("allowed");
     assertThat(ask("c2", "run_command", "npm").decision()).isEqualTo("rule");
     assertThat(ask("c3", "run_command", "curl").state()).isEqualTo("pending");
-    ApprovalsState state = work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), ApprovalsState.class, owner);
+    ApprovalsState state = work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), owner);
     assertThat(state.rules()).hasSize(1);
     assertThat(state.rules().get(0).program()).isEqualTo("npm");
     assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), pending.id(), "deny"), owner))
         .isEqualTo(ErrorCode.CONFLICT);
 
     ApprovalsState afterDelete = work.call(TaskSubjects.APPROVAL_RULE_DELETE,
-        new DeleteApprovalRule(taskId(), state.rules().get(0).id()), ApprovalsState.class, owner);
+        new DeleteApprovalRule(taskId(), state.rules().get(0).id()), owner);
     assertThat(afterDelete.rules()).isEmpty();
     assertThat(ask("c4", "run_command", "npm").state()).isEqualTo("pending");
-    assertThat(work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId(), null, 0), AuditPage.class, owner).entries())
+    assertThat(work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId(), null, 0), owner).entries())
         .extracting(e -> e.action()).contains("approvals.toggle", "approval.decide", "approval.allowed_by_rule",
             "approval_rule.delete");
   }
@@ -93,7 +92,7 @@ class ApprovalsTest {
     ApprovalView late = ask("d2", "move_file", null);
     sql.update("update approvals set expires_at = now() - interval '1 second' where id = ?1", UUID.fromString(late.id()));
 
-    assertThat(work.call(TaskSubjects.RUNNER_APPROVAL_GET, new ApprovalRef(taskId(), late.id()), ApprovalView.class,
+    assertThat(work.call(TaskSubjects.RUNNER_APPROVAL_GET, new ApprovalRef(taskId(), late.id()),
         WorkClient.RUNNER).state()).isEqualTo("expired");
     assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), late.id(), "allow_once"), owner))
         .isEqualTo(ErrorCode.CONFLICT);
@@ -103,9 +102,9 @@ class ApprovalsTest {
   void aPolicyThatRequiresApprovalsLocksTheToggleOn() {
     Actor admin = work.admin();
     PolicyView policy = work.call(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "reviewed-" + UUID.randomUUID(),
-        null, "1g", "1", 128, null, null, false, false, false, true, null), PolicyView.class, admin);
+        null, "1g", "1", 128, null, null, false, false, false, true, null), admin);
     TaskCreated reviewed = work.call(TaskSubjects.CREATE,
-        new CreateTask("t", "hi", "ollama", "ollama", "m", policy.id()), TaskCreated.class, owner);
+        new CreateTask("t", "hi", "ollama", "ollama", "m", policy.id()), owner);
 
     assertThat(reviewed.task().networkEnabled()).isFalse();
     assertThat(reviewed.task().approvalsEnabled()).isTrue();
@@ -125,17 +124,17 @@ class ApprovalsTest {
   }
 
   private void toggle(boolean enabled) {
-    work.call(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(taskId(), enabled), ApprovalsState.class, owner);
+    work.call(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(taskId(), enabled), owner);
   }
 
   private ApprovalView ask(String callId, String tool, String program) {
     return work.call(TaskSubjects.RUNNER_APPROVAL_REQUEST,
-        new RequestApproval(taskId(), created.run().id(), callId, tool, program, tool + " " + program), ApprovalView.class,
+        new RequestApproval(taskId(), created.run().id(), callId, tool, program, tool + " " + program),
         WorkClient.RUNNER);
   }
 
   private ApprovalView decide(String approvalId, String decision) {
-    return work.call(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), approvalId, decision), ApprovalView.class,
+    return work.call(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), approvalId, decision),
         owner);
   }
 }

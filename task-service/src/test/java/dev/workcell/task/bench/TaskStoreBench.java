@@ -4,15 +4,13 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.ping.Ping;
-import dev.workcell.contracts.ping.Pong;
-import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
-import dev.workcell.contracts.task.TaskApi.TaskDeleted;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.MessageHeaders;
 import dev.workcell.messaging.ActorHeaders;
@@ -98,7 +96,7 @@ class TaskStoreBench {
       TaskCreated paged = work.createTask(owner, "page source");
       for (int m = 0; m < 210; m++) {
         work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(paged.task().id(), paged.run().id(), "assistant",
-            "x".repeat(500) + m, null, null), MessageView.class, WorkClient.RUNNER);
+            "x".repeat(500) + m, null, null), WorkClient.RUNNER);
       }
       TaskCreated appendTarget = work.createTask(owner, "append target");
       created.add(new Created(owner, paged.task().id()));
@@ -130,7 +128,7 @@ class TaskStoreBench {
     for (int worker = 0; worker < CLIENTS; worker++) {
       deletions.add(pool.submit(() -> {
         for (Created task = tasks.poll(); task != null; task = tasks.poll()) {
-          work.call(TaskSubjects.DELETE, new TaskRef(task.id()), TaskDeleted.class, task.owner());
+          work.call(TaskSubjects.DELETE, new TaskRef(task.id()), task.owner());
         }
       }));
     }
@@ -176,20 +174,19 @@ class TaskStoreBench {
     Actor pinger = Actor.service(ServiceName.GATEWAY);
     List<Row> rows = new ArrayList<>();
     rows.add(run("NATS ping to task-service (baseline)", pool, clients, PAGES_PER_CLIENT, paceMs,
-        c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), Pong.class, pinger)));
+        c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), pinger)));
     rows.add(run("create task + first run", pool, clients, CREATES_PER_CLIENT, paceMs, c -> {
       Actor owner = creator.apply(c);
       String id = work.call(TaskSubjects.CREATE, new CreateTask(null, "bench task", "ollama", "ollama", "qwen3:8b",
-          null), TaskCreated.class, owner).task().id();
+          null), owner).task().id();
       return created.add(new Created(owner, id));
     }));
     rows.add(run("append message (runner)", pool, clients, APPENDS_PER_CLIENT, paceMs,
         c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
-            c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null), MessageView.class,
+            c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null),
             WorkClient.RUNNER)));
     rows.add(run("read a 200-message page", pool, clients, PAGES_PER_CLIENT, paceMs, c -> {
-      MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200),
-          MessagePage.class, c.owner);
+      MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200), c.owner);
       if (page.messages().size() != 200) {
         throw new IllegalStateException("page of " + page.messages().size());
       }
@@ -373,9 +370,9 @@ class TaskStoreBench {
       this.codec = codec;
     }
 
-    <T> T call(String subject, Object body, Class<T> replyType, Actor actor) throws Exception {
+    <Q, R> R call(Subject<Q, R> subject, Q body, Actor actor) throws Exception {
       Headers headers = ActorHeaders.write(new Headers(), actor, null);
-      Message reply = connection.request(NatsMessage.builder().subject(subject).headers(headers)
+      Message reply = connection.request(NatsMessage.builder().subject(subject.name()).headers(headers)
           .data(codec.encode(body)).build(), DEADLINE);
       if (reply == null) {
         throw new IllegalStateException("no answer on " + subject);
@@ -383,7 +380,7 @@ class TaskStoreBench {
       if (reply.getHeaders() != null && reply.getHeaders().getFirst(MessageHeaders.ERROR) != null) {
         throw new IllegalStateException(subject + " failed: " + new String(reply.getData()));
       }
-      return codec.decode(reply.getData(), replyType);
+      return codec.decode(reply.getData(), subject.reply());
     }
 
     @Override

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.PostMessage;
 import dev.workcell.contracts.task.TaskApi.StartRun;
@@ -37,11 +36,11 @@ class MessageLimitsTest {
   void messageOf65537CharactersIsRefusedAnd65536Accepted() {
     assertThat(work.failure(TaskSubjects.CREATE, create("a".repeat(65_537)), owner)).isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
 
-    TaskCreated created = work.call(TaskSubjects.CREATE, create("a".repeat(65_536)), TaskCreated.class, owner);
+    TaskCreated created = work.call(TaskSubjects.CREATE, create("a".repeat(65_536)), owner);
 
     assertThat(created.message().content()).hasSize(65_536);
     String taskId = created.task().id();
-    assertThat(work.call(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "b".repeat(65_536)), MessageView.class,
+    assertThat(work.call(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "b".repeat(65_536)),
         owner).content()).hasSize(65_536);
     assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "b".repeat(65_537)), owner))
         .isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
@@ -59,9 +58,9 @@ class MessageLimitsTest {
     assertThat(work.failure(TaskSubjects.CREATE, create("ab" + "€".repeat(21_845)), owner))
         .isEqualTo(ErrorCode.MESSAGE_TOO_LONG);
 
-    assertThat(work.call(TaskSubjects.CREATE, create("é".repeat(32_768)), TaskCreated.class, owner).message().content())
+    assertThat(work.call(TaskSubjects.CREATE, create("é".repeat(32_768)), owner).message().content())
         .hasSize(32_768);
-    assertThat(work.call(TaskSubjects.CREATE, create("😀".repeat(16_384)), TaskCreated.class, owner).message().content())
+    assertThat(work.call(TaskSubjects.CREATE, create("😀".repeat(16_384)), owner).message().content())
         .isEqualTo("😀".repeat(16_384));
   }
 
@@ -76,7 +75,7 @@ class MessageLimitsTest {
     assertThat(work.failure(TaskSubjects.CREATE,
         new CreateTask(null, "hi", "bard", "p", "m", null), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
     TaskCreated created = work.call(TaskSubjects.CREATE,
-        new CreateTask(null, "hi", "openai", "p".repeat(200), "m".repeat(500), null), TaskCreated.class, owner);
+        new CreateTask(null, "hi", "openai", "p".repeat(200), "m".repeat(500), null), owner);
     assertThat(created.run().model()).hasSize(500);
     assertThat(work.failure(TaskSubjects.UPDATE,
         new UpdateTask(created.task().id(), null, null, null, "x".repeat(501)), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);

@@ -82,14 +82,14 @@ class MessagePagingTest {
     String runId = created.run().id();
 
     MessageView assistant = work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(taskId, runId, "assistant", "é".repeat(60_000), null, List.of()), MessageView.class,
+        new AppendMessage(taskId, runId, "assistant", "é".repeat(60_000), null, List.of()),
         WorkClient.RUNNER);
     MessageView tool = work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(taskId, runId, "tool", "x".repeat(50_000), "call-1", null), MessageView.class,
+        new AppendMessage(taskId, runId, "tool", "x".repeat(50_000), "call-1", null),
         WorkClient.RUNNER);
     ToolActivityView activity = work.call(TaskSubjects.RUNNER_TOOL,
         new RecordToolActivity(taskId, runId, "call-1", "run_command", "{\"command\":\"yes\"}", "ok", "y".repeat(30_000),
-            false), ToolActivityView.class, WorkClient.RUNNER);
+            false), WorkClient.RUNNER);
 
     assertThat(assistant.truncated()).isTrue();
     assertThat(assistant.content().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(100_000);
@@ -98,13 +98,12 @@ class MessagePagingTest {
     assertThat(tool.content()).startsWith("x".repeat(20_000)).contains("[truncated: 30000 more characters");
     assertThat(activity.outputTruncated()).isTrue();
     assertThat(activity.output()).startsWith("y".repeat(20_000)).hasSizeLessThan(20_100);
-    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, null, null, 0),
-        ToolActivityPage.class, owner);
+    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, null, null, 0), owner);
     assertThat(timeline.activity()).extracting(ToolActivityView::toolCallId).containsExactly("call-1");
   }
 
   private MessagePage page(TaskCreated created, Long before, int limit) {
-    return work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(created.task().id(), before, limit), MessagePage.class,
+    return work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(created.task().id(), before, limit),
         owner);
   }
 
@@ -117,7 +116,7 @@ class MessagePagingTest {
     Multi.createFrom().iterable(numbers)
         .onItem().transformToUniAndConcatenate(i -> nats.request(TaskSubjects.RUNNER_APPEND,
             new AppendMessage(created.task().id(), created.run().id(), "assistant", content.apply(i), null, null),
-            MessageView.class, WorkClient.RUNNER))
+            WorkClient.RUNNER))
         .collect().asList().await().atMost(Duration.ofSeconds(120));
   }
 }

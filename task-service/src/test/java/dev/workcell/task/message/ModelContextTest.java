@@ -98,31 +98,29 @@ class ModelContextTest {
     RunRef run = new RunRef(created.task().id(), created.run().id());
     work.move(run.taskId(), run.runId(), "running");
 
-    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "also add a footer"), MessageView.class, owner);
-    MessageView second = work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "and a header"),
-        MessageView.class, owner);
+    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "also add a footer"), owner);
+    MessageView second = work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "and a header"), owner);
     assertThat(second.sentDuringRun()).isTrue();
     assertThat(second.delivered()).isFalse();
 
-    PendingMessages pending = work.call(TaskSubjects.RUNNER_PENDING, run, PendingMessages.class, WorkClient.RUNNER);
+    PendingMessages pending = work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER);
     assertThat(pending.messages()).extracting(MessageView::content).containsExactly("also add a footer", "and a header");
     assertThat(pending.runState()).isEqualTo("running");
-    assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, PendingMessages.class, WorkClient.RUNNER).messages()).isEmpty();
+    assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
 
-    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "one more"), MessageView.class, owner);
+    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "one more"), owner);
     ModelContext context = context();
     assertThat(context.messages()).extracting(MessageView::content).contains("one more");
-    assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, PendingMessages.class, WorkClient.RUNNER).messages()).isEmpty();
+    assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
   }
 
   private ModelContext context() {
-    return work.call(TaskSubjects.RUNNER_CONTEXT, new RunRef(created.task().id(), created.run().id()),
-        ModelContext.class, WorkClient.RUNNER);
+    return work.call(TaskSubjects.RUNNER_CONTEXT, new RunRef(created.task().id(), created.run().id()), WorkClient.RUNNER);
   }
 
   private void append(String role, String content, List<ToolCall> calls, String toolCallId) {
     work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(created.task().id(), created.run().id(), role, content, toolCallId, calls), MessageView.class,
+        new AppendMessage(created.task().id(), created.run().id(), role, content, toolCallId, calls),
         WorkClient.RUNNER);
   }
 }

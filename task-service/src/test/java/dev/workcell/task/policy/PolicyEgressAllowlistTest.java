@@ -33,16 +33,16 @@ class PolicyEgressAllowlistTest {
     WorkClient work = new WorkClient(nats);
     Actor admin = work.admin();
     String name = "egress-" + UUID.randomUUID();
-    PolicyView saved = work.call(TaskSubjects.ADMIN_POLICY_SAVE, policy(null, name, List.of("PyPI.org", "*.github.com", "pypi.org.")),
-        PolicyView.class, admin);
+    PolicyView saved = work.call(TaskSubjects.ADMIN_POLICY_SAVE,
+        policy(null, name, List.of("PyPI.org", "*.github.com", "pypi.org.")), admin);
     assertThat(saved.egressAllowlist()).containsExactly("pypi.org", "*.github.com");
-    PolicyList listed = work.call(TaskSubjects.POLICIES, new ListPolicies(), PolicyList.class, admin);
+    PolicyList listed = work.call(TaskSubjects.POLICIES, new ListPolicies(), admin);
     assertThat(listed.policies()).filteredOn(p -> p.id().equals(saved.id())).singleElement()
         .satisfies(p -> assertThat(p.egressAllowlist()).containsExactly("pypi.org", "*.github.com"));
 
-    assertThat(work.call(TaskSubjects.ADMIN_POLICY_SAVE, policy(saved.id(), name, List.of()), PolicyView.class, admin).egressAllowlist())
+    assertThat(work.call(TaskSubjects.ADMIN_POLICY_SAVE, policy(saved.id(), name, List.of()), admin).egressAllowlist())
         .isEmpty();
-    assertThat(work.call(TaskSubjects.ADMIN_POLICY_SAVE, policy(saved.id(), name, null), PolicyView.class, admin).egressAllowlist())
+    assertThat(work.call(TaskSubjects.ADMIN_POLICY_SAVE, policy(saved.id(), name, null), admin).egressAllowlist())
         .isNull();
     for (List<String> bad : List.of(List.of("10.0.0.1"), List.of("*.org"), List.of("a b.org"))) {
       assertThat(work.failure(TaskSubjects.ADMIN_POLICY_SAVE, policy(saved.id(), name, bad), admin)).isEqualTo(ErrorCode.INVALID_REQUEST);

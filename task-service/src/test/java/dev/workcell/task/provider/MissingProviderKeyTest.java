@@ -6,7 +6,6 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.provider.ProviderApi.PutProvider;
 import dev.workcell.contracts.provider.ProviderApi.ResolveProvider;
-import dev.workcell.contracts.provider.ProviderApi.ResolvedProvider;
 import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.provider.ProviderView;
 import dev.workcell.messaging.NatsRequester;
@@ -50,9 +49,9 @@ class MissingProviderKeyTest {
     assertThat(refused).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
     assertThat(sql.list("select count(*) from providers where id = ?1", Long.class, id).getFirst()).isZero();
     // A provider without a key (a local Ollama) needs no key file.
-    ProviderView keyless = work.call(ProviderSubjects.ADMIN_PUT, new PutProvider(id, "ollama", "http://127.0.0.1:11434", null, null),
-        ProviderView.class, admin);
+    ProviderView keyless = work.call(ProviderSubjects.ADMIN_PUT,
+        new PutProvider(id, "ollama", "http://127.0.0.1:11434", null, null), admin);
     assertThat(keyless.hasApiKey()).isFalse();
-    assertThat(work.call(ProviderSubjects.RESOLVE, new ResolveProvider(id), ResolvedProvider.class, WorkClient.RUNNER).apiKey()).isNull();
+    assertThat(work.call(ProviderSubjects.RESOLVE, new ResolveProvider(id), WorkClient.RUNNER).apiKey()).isNull();
   }
 }

@@ -7,9 +7,7 @@ import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.provider.ProviderApi.ListProviders;
-import dev.workcell.contracts.provider.ProviderApi.ProviderCatalog;
 import dev.workcell.contracts.provider.ProviderApi.ProviderDeleted;
-import dev.workcell.contracts.provider.ProviderApi.ProviderList;
 import dev.workcell.contracts.provider.ProviderApi.ProviderRef;
 import dev.workcell.contracts.provider.ProviderApi.PutProvider;
 import dev.workcell.contracts.provider.ProviderApi.ResolveProvider;
@@ -19,7 +17,6 @@ import dev.workcell.contracts.provider.ProviderSummary;
 import dev.workcell.contracts.provider.ProviderView;
 import dev.workcell.contracts.task.AuditEntryView;
 import dev.workcell.contracts.task.TaskSubjects;
-import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
@@ -72,7 +69,7 @@ class ProviderStoreTest {
     assertThat(new String(ciphertext, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain(key);
     assertThat(ciphertext.length).isEqualTo(key.length() + 16);
 
-    ResolvedProvider resolved = work.call(ProviderSubjects.RESOLVE, new ResolveProvider(id), ResolvedProvider.class, WorkClient.RUNNER);
+    ResolvedProvider resolved = work.call(ProviderSubjects.RESOLVE, new ResolveProvider(id), WorkClient.RUNNER);
     assertThat(resolved.apiKey()).isEqualTo(key);
     assertThat(resolved.kind()).isEqualTo("openai");
     assertThat(resolved.models()).containsExactly("gpt-x");
@@ -119,10 +116,10 @@ class ProviderStoreTest {
     assertThat(work.failure(ProviderSubjects.ADMIN_LIST, new ListProviders(), user)).isEqualTo(ErrorCode.FORBIDDEN);
     assertThat(work.failure(ProviderSubjects.ADMIN_DELETE, new ProviderRef(id), user)).isEqualTo(ErrorCode.FORBIDDEN);
     assertThat(work.failure(ProviderSubjects.ADMIN_PUT, request, WorkClient.GATEWAY)).isEqualTo(ErrorCode.FORBIDDEN);
-    assertThat(work.call(ProviderSubjects.ADMIN_GET, new ProviderRef(id), ProviderView.class, admin).baseUrl())
+    assertThat(work.call(ProviderSubjects.ADMIN_GET, new ProviderRef(id), admin).baseUrl())
         .isEqualTo("http://127.0.0.1:11434");
 
-    ProviderSummary seen = work.call(ProviderSubjects.CATALOG, new ListProviders(), ProviderCatalog.class, user).providers().stream()
+    ProviderSummary seen = work.call(ProviderSubjects.CATALOG, new ListProviders(), user).providers().stream()
         .filter(p -> p.id().equals(id)).findFirst().orElseThrow();
     assertThat(seen.kind()).isEqualTo("ollama");
     assertThat(seen.remote()).isFalse();
@@ -137,14 +134,14 @@ class ProviderStoreTest {
     String key = "AIza-" + UUID.randomUUID();
     put(admin, id, "gemini", "https://gemini.example.test", key, null);
     put(admin, id, "gemini", "https://gemini.example.test", null, List.of("gemini-pro"));
-    assertThat(work.call(ProviderSubjects.ADMIN_LIST, new ListProviders(), ProviderList.class, admin).providers())
+    assertThat(work.call(ProviderSubjects.ADMIN_LIST, new ListProviders(), admin).providers())
         .filteredOn(p -> p.id().equals(id)).singleElement()
         .satisfies(p -> assertThat(p.hasApiKey()).as("the key is kept when apiKey is absent").isTrue());
 
-    ProviderDeleted deleted = work.call(ProviderSubjects.ADMIN_DELETE, new ProviderRef(id), ProviderDeleted.class, admin);
+    ProviderDeleted deleted = work.call(ProviderSubjects.ADMIN_DELETE, new ProviderRef(id), admin);
 
     assertThat(deleted.id()).isEqualTo(id);
-    List<AuditEntryView> entries = work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(null, null, 500), AuditPage.class, admin)
+    List<AuditEntryView> entries = work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(null, null, 500), admin)
         .entries().stream().filter(e -> e.detail() != null && e.detail().contains("\"" + id + "\"")).toList();
     assertThat(entries).extracting(AuditEntryView::action).containsExactly("provider.delete", "provider.update", "provider.create");
     assertThat(entries).allSatisfy(e -> {
@@ -195,11 +192,11 @@ class ProviderStoreTest {
   }
 
   private ProviderView put(Actor actor, String id, String kind, String baseUrl, String key, List<String> models) {
-    return work.call(ProviderSubjects.ADMIN_PUT, new PutProvider(id, kind, baseUrl, key, models), ProviderView.class, actor);
+    return work.call(ProviderSubjects.ADMIN_PUT, new PutProvider(id, kind, baseUrl, key, models), actor);
   }
 
   private AccessChanged setMode(String mode) {
-    return work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess(mode), AccessChanged.class, admin);
+    return work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess(mode), admin);
   }
 
   private static ErrorCode catching(Runnable action) {

@@ -7,7 +7,6 @@ import dev.workcell.contracts.run.RunEvent;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunControlApi.RunControl;
 import dev.workcell.contracts.task.TaskApi.RunCancelled;
-import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
@@ -16,7 +15,6 @@ import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
 import dev.workcell.messaging.NatsRequester;
-import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.support.RunEventsReader;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.WorkClient;
@@ -43,9 +41,6 @@ class RunCancelTest {
   MessageCodec codec;
 
   @Inject
-  TaskSettings settings;
-
-  @Inject
   RunEventsReader events;
 
   @Inject
@@ -61,10 +56,10 @@ class RunCancelTest {
     work.move(taskId, runId, "running");
     events.runnerEmits(taskId, runId, 1, "run_state", Map.of("state", "running"));
     events.runnerEmits(taskId, runId, 2, "assistant_delta", Map.of("text", "Working on it"));
-    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(settings.runControlPrefix(), runId));
+    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(runId));
     connection.connection().flush(Duration.ofSeconds(5));
 
-    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner);
+    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner);
 
     assertThat(cancelled.run().state()).isEqualTo("needs_input");
     assertThat(cancelled.run().reason()).isEqualTo("cancelled by the owner");
@@ -82,9 +77,9 @@ class RunCancelTest {
     // The files stay: nothing asked sandbox-service to stop or delete, and the task takes a follow-up.
     assertThat(sandbox.stopped(taskId)).isFalse();
     assertThat(sandbox.deleted(taskId)).isFalse();
-    TaskDetail detail = work.call(TaskSubjects.GET, new TaskRef(taskId), TaskDetail.class, owner);
+    TaskDetail detail = work.call(TaskSubjects.GET, new TaskRef(taskId), owner);
     assertThat(detail.task().state()).isEqualTo("needs_input");
-    assertThat(work.call(TaskSubjects.RUN_START, new StartRun(taskId, "go on"), RunStarted.class, owner).run().state())
+    assertThat(work.call(TaskSubjects.RUN_START, new StartRun(taskId, "go on"), owner).run().state())
         .isEqualTo("preparing");
     control.unsubscribe();
   }
@@ -95,14 +90,14 @@ class RunCancelTest {
     Actor owner = work.admin();
     TaskCreated created = work.createTask(owner);
 
-    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(created.task().id()), RunCancelled.class, owner);
+    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(created.task().id()), owner);
 
     assertThat(cancelled.run().state()).isEqualTo("needs_input");
     List<RunEvent> stream = events.untilDone(created.task().id(), created.run().id(), Duration.ofSeconds(5));
     assertThat(stream).extracting(RunEvent::type).containsExactly("run_state", "done");
     assertThat(stream).extracting(RunEvent::seq).containsExactly(1L, 2L);
     // A second cancel finds no active run: nothing more is published, the answer is the same.
-    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(created.task().id()), RunCancelled.class, owner).run().state())
+    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(created.task().id()), owner).run().state())
         .isEqualTo("needs_input");
   }
 }

@@ -60,7 +60,7 @@ class RunConcurrencyTest {
 
     List<Uni<Object>> starts = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      starts.add(nats.request(TaskSubjects.RUN_START, new StartRun(taskId, "attempt " + i), RunStarted.class, owner,
+      starts.add(nats.request(TaskSubjects.RUN_START, new StartRun(taskId, "attempt " + i), owner,
               Duration.ofSeconds(30))
           .map(started -> (Object) started)
           .onFailure().recoverWithItem(failure -> failure));
@@ -103,15 +103,14 @@ class RunConcurrencyTest {
     work.move(taskId, created.run().id(), "running");
     work.move(taskId, created.run().id(), "completed");
 
-    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "second instruction"),
-        RunStarted.class, owner);
+    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "second instruction"), owner);
 
     assertThat(followUp.run().id()).isNotEqualTo(created.run().id());
     // Both runs were handed to agent-runner's work queue once committed.
     assertThat(runQueue.queued(taskId, created.run().id())).isTrue();
     assertThat(runQueue.queued(taskId, followUp.run().id())).isTrue();
     assertThat(followUp.task().state()).isEqualTo("preparing");
-    MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(taskId, null, 0), MessagePage.class, owner);
+    MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(taskId, null, 0), owner);
     assertThat(page.messages()).extracting(MessageView::content).containsExactly("first instruction", "second instruction");
     assertThat(page.messages()).extracting(MessageView::runId).containsExactly(created.run().id(), followUp.run().id());
   }
@@ -133,7 +132,7 @@ class RunConcurrencyTest {
     assertThat(work.failure(TaskSubjects.RUNNER_TRANSITION,
         new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, "running", null), WorkClient.RUNNER))
         .isEqualTo(ErrorCode.CONFLICT);
-    assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), dev.workcell.contracts.task.TaskView.class, owner)
+    assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), owner)
         .unread()).isFalse();
   }
 
@@ -142,18 +141,18 @@ class RunConcurrencyTest {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
 
-    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner);
+    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner);
 
     assertThat(cancelled.run().state()).isEqualTo("needs_input");
     assertThat(cancelled.task().state()).isEqualTo("needs_input");
     assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "still there?"), owner))
         .isEqualTo(ErrorCode.NO_ACTIVE_RUN);
-    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), RunCancelled.class, owner).run().state())
+    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner).run().state())
         .isEqualTo("needs_input");
   }
 
   private TaskDetail detail(String taskId) {
-    return work.call(TaskSubjects.GET, new TaskRef(taskId), TaskDetail.class, owner);
+    return work.call(TaskSubjects.GET, new TaskRef(taskId), owner);
   }
 
   private static Throwable catchFailure(Runnable action) {

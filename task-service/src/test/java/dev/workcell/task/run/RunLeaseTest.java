@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.run.RunEvent;
 import dev.workcell.contracts.task.PreviewApi.SetPreview;
-import dev.workcell.contracts.task.PreviewView;
 import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
-import dev.workcell.contracts.task.RunnerApi.RunSpec;
-import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
@@ -84,7 +81,7 @@ class RunLeaseTest {
     assertThat(other.held()).isFalse();
     assertThat(other.runState()).isEqualTo("running");
     assertThat(beat(work, taskId, runId, "runner-a").held()).isTrue();
-    work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), Object.class, owner);
+    work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner);
     LeaseState afterCancel = beat(work, taskId, runId, "runner-a");
     assertThat(afterCancel.held()).isFalse();
     assertThat(afterCancel.runState()).isEqualTo("needs_input");
@@ -98,7 +95,7 @@ class RunLeaseTest {
     beat(work, live.task().id(), live.run().id(), "runner-live");
     TaskCreated lost = running(work, owner);
     beat(work, lost.task().id(), lost.run().id(), "runner-lost");
-    work.call(TaskSubjects.PREVIEW_SET, new SetPreview(lost.task().id(), "ready", 40123, "npm run dev"), PreviewView.class,
+    work.call(TaskSubjects.PREVIEW_SET, new SetPreview(lost.task().id(), "ready", 40123, "npm run dev"),
         WorkClient.RUNNER);
     TaskCreated queued = work.createTask(owner);
     expire(lost.run().id());
@@ -113,12 +110,12 @@ class RunLeaseTest {
     assertThat(failed.reason()).startsWith("runner_lost").isEqualTo(RunSweeper.RUNNER_LOST);
     assertThat(failed.finishedAt()).isNotNull();
     assertThat(detail(work, owner, lost).task().state()).isEqualTo("failed");
-    assertThat(work.call(TaskSubjects.PREVIEW_GET, new TaskRef(lost.task().id()), PreviewView.class, owner).state())
+    assertThat(work.call(TaskSubjects.PREVIEW_GET, new TaskRef(lost.task().id()), owner).state())
         .isEqualTo("stopped");
     awaitStopped(lost.task().id());
     assertThat(sandbox.stopped(live.task().id())).isFalse();
     // The failed task takes a follow-up run on the same workspace.
-    assertThat(work.call(TaskSubjects.RUN_START, new StartRun(lost.task().id(), "try again"), RunStarted.class, owner).run().state())
+    assertThat(work.call(TaskSubjects.RUN_START, new StartRun(lost.task().id(), "try again"), owner).run().state())
         .isEqualTo("preparing");
   }
 
@@ -188,16 +185,16 @@ class RunLeaseTest {
   }
 
   private static LeaseState beat(WorkClient work, String taskId, String runId, String runner) {
-    return work.call(TaskSubjects.RUNNER_HEARTBEAT, new Heartbeat(taskId, runId, runner), LeaseState.class, WorkClient.RUNNER);
+    return work.call(TaskSubjects.RUNNER_HEARTBEAT, new Heartbeat(taskId, runId, runner), WorkClient.RUNNER);
   }
 
   private static RunView run(WorkClient work, TaskCreated created) {
-    return work.call(TaskSubjects.RUNNER_RUN, new RunRef(created.task().id(), created.run().id()), RunSpec.class,
+    return work.call(TaskSubjects.RUNNER_RUN, new RunRef(created.task().id(), created.run().id()),
         WorkClient.RUNNER).run();
   }
 
   private static TaskDetail detail(WorkClient work, Actor owner, TaskCreated created) {
-    return work.call(TaskSubjects.GET, new TaskRef(created.task().id()), TaskDetail.class, owner);
+    return work.call(TaskSubjects.GET, new TaskRef(created.task().id()), owner);
   }
 
   /** Moves the lease into the past, as time passing without heartbeats would. */

@@ -33,17 +33,17 @@ class RunReadTest {
     String first = created.run().id();
     work.move(taskId, first, "running");
     work.move(taskId, first, "completed");
-    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "and now the footer"), RunStarted.class,
+    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "and now the footer"),
         owner);
 
-    RunDetail older = work.call(TaskSubjects.RUN_GET, new GetRun(taskId, first), RunDetail.class, owner);
+    RunDetail older = work.call(TaskSubjects.RUN_GET, new GetRun(taskId, first), owner);
 
     assertThat(older.run().id()).isEqualTo(first);
     assertThat(older.run().state()).isEqualTo("completed");
     assertThat(older.run().finishedAt()).isNotNull();
     assertThat(older.task().id()).isEqualTo(taskId);
     assertThat(older.task().state()).as("the task follows its latest run").isEqualTo("preparing");
-    RunDetail latest = work.call(TaskSubjects.RUN_GET, new GetRun(taskId, followUp.run().id()), RunDetail.class, owner);
+    RunDetail latest = work.call(TaskSubjects.RUN_GET, new GetRun(taskId, followUp.run().id()), owner);
     assertThat(latest.run().state()).isEqualTo("preparing");
   }
 
@@ -68,7 +68,7 @@ class RunReadTest {
     assertThat(work.failure(TaskSubjects.RUN_GET, new GetRun(taskId, runId), WorkClient.RUNNER))
         .as("a service is no owner").isEqualTo(ErrorCode.FORBIDDEN);
     // The owner still reads it.
-    assertThat(work.call(TaskSubjects.RUN_GET, new GetRun(taskId, runId), RunDetail.class, owner).run().id())
+    assertThat(work.call(TaskSubjects.RUN_GET, new GetRun(taskId, runId), owner).run().id())
         .isEqualTo(runId);
   }
 }

@@ -3,14 +3,15 @@ package dev.workcell.task.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.Streams;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
-import dev.workcell.contracts.task.TaskApi.TaskList;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
+import dev.workcell.messaging.NatsConnection;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -25,11 +26,14 @@ import org.junit.jupiter.api.Test;
 @TestProfile(UnqueueableRunTest.NoQueue.class)
 class UnqueueableRunTest {
 
-  /** Run requests go to a subject no JetStream stream covers: every publish fails. */
+  /**
+   * The service provisions no streams on the profile's fresh private NATS, so no JetStream stream
+   * covers the run-request subject: every publish fails.
+   */
   public static class NoQueue implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of("workcell.task.run-requests-subject", "workcell.test.task-service.no-stream.requests",
+      return Map.of("workcell.nats.provision-streams", "false",
           "workcell.task.recover-at-start", "false", "workcell.task.lease-sweep-interval", "0s");
     }
   }
@@ -37,8 +41,13 @@ class UnqueueableRunTest {
   @Inject
   NatsRequester nats;
 
+  @Inject
+  NatsConnection connection;
+
   @Test
-  void aTaskWhoseRunCannotBeQueuedAnswersServiceUnavailableAndItsRunIsFailed() {
+  void aTaskWhoseRunCannotBeQueuedAnswersServiceUnavailableAndItsRunIsFailed() throws Exception {
+    assertThat(connection.connection().jetStreamManagement().getStreamNames())
+        .as("the premise: no stream takes run requests").doesNotContain(Streams.RUN_REQUESTS.name());
     WorkClient work = new WorkClient(nats);
     Actor owner = work.account(Actor.Role.USER);
 
@@ -46,8 +55,8 @@ class UnqueueableRunTest {
         new CreateTask("unqueued", "Build a page", "ollama", "ollama", "qwen3:8b", null), owner);
 
     assertThat(refused).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-    TaskView task = work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, owner).tasks().getFirst();
-    TaskDetail detail = work.call(TaskSubjects.GET, new TaskRef(task.id()), TaskDetail.class, owner);
+    TaskView task = work.call(TaskSubjects.LIST, new ListTasks(), owner).tasks().getFirst();
+    TaskDetail detail = work.call(TaskSubjects.GET, new TaskRef(task.id()), owner);
     assertThat(detail.task().state()).isEqualTo("failed");
     assertThat(detail.latestRun().state()).isEqualTo("failed");
     assertThat(detail.latestRun().reason()).contains("could not be queued");

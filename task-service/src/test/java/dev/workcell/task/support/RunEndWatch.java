@@ -7,7 +7,6 @@ import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunControlApi.RunControl;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
-import dev.workcell.task.config.TaskSettings;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,13 +20,11 @@ public class RunEndWatch {
 
   private final NatsConnection connection;
   private final MessageCodec codec;
-  private final TaskSettings settings;
   private final RunEventsReader events;
 
-  public RunEndWatch(NatsConnection connection, MessageCodec codec, TaskSettings settings, RunEventsReader events) {
+  public RunEndWatch(NatsConnection connection, MessageCodec codec, RunEventsReader events) {
     this.connection = connection;
     this.codec = codec;
-    this.settings = settings;
     this.events = events;
   }
 
@@ -35,7 +32,7 @@ public class RunEndWatch {
   public void endsAtOnce(WorkClient work, String taskId, String runId, String reason, Runnable action) throws Exception {
     work.move(taskId, runId, "running");
     events.runnerEmits(taskId, runId, 1, "run_state", Map.of("state", "running"));
-    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(settings.runControlPrefix(), runId));
+    Subscription control = connection.connection().subscribe(RunControlApi.controlSubject(runId));
     try {
       connection.connection().flush(Duration.ofSeconds(5));
       action.run();

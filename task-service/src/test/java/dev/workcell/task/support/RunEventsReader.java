@@ -34,7 +34,8 @@ public class RunEventsReader {
 
   /** Publishes an event as the runner would. */
   public void runnerEmits(String taskId, String runId, long seq, String type, Map<String, Object> data) {
-    publisher.publish(Subjects.runEvents(taskId, runId), new RunEvent(taskId, runId, seq, type, System.currentTimeMillis(), data), RUNNER)
+    publisher.publish(Subjects.RUN_EVENTS, new RunEvent(taskId, runId, seq, type, System.currentTimeMillis(), data), RUNNER,
+            taskId, runId)
         .await().atMost(Duration.ofSeconds(5));
   }
 

@@ -1,48 +1,34 @@
 package dev.workcell.task.support;
 
+import dev.workcell.contracts.Streams;
+import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
-import dev.workcell.task.config.TaskSettings;
 import io.nats.client.JetStreamApiException;
-import io.nats.client.api.StorageType;
-import io.nats.client.api.StreamConfiguration;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The test profile's run queue: a JetStream stream of its own on the test NATS (so publishing
- * works as in production) and a plain subscription that records every queued {@link RunRef}.
+ * The run queue as the tests see it: the contract's own JetStream work queue (provisioned by the
+ * service at connect, on the module's private NATS, so publishing works as in production and no
+ * real agent-runner takes anything) and a plain subscription that records every queued {@link RunRef}.
+ * The private server starts empty with each test application, so the queue holds this run's
+ * requests only (the sweeper judges no request lost in a queue it cannot read whole,
+ * RunQueue.MAX_QUEUE_READ).
  */
 @ApplicationScoped
 public class RunQueueFixture {
 
-  public static final String STREAM = "WORKCELL_TEST_TASK_SERVICE_RUNS";
-  /** The stream's subject, fixed: a test profile that moves the queue elsewhere must find no stream there. */
-  public static final String SUBJECT = "workcell.test.task-service.run.requests";
-
   private final List<RunRef> queued = new CopyOnWriteArrayList<>();
 
-  void register(@Observes StartupEvent event, NatsConnection nats, TaskSettings settings, MessageCodec codec)
-      throws IOException, JetStreamApiException {
-    StreamConfiguration config = StreamConfiguration.builder().name(STREAM).subjects(SUBJECT)
-        .storageType(StorageType.File).maxAge(Duration.ofHours(1)).build();
-    var management = nats.connection().jetStreamManagement();
-    if (!management.getStreamNames().contains(STREAM)) {
-      management.addStream(config);
-    } else {
-      // Each run starts from an empty queue, as from an empty database: nothing takes these requests,
-      // a bench run leaves thousands, and the sweeper judges no request lost in a queue it cannot read
-      // whole (RunQueue.MAX_QUEUE_READ).
-      management.purgeStream(STREAM);
-    }
+  void register(@Observes StartupEvent event, NatsConnection nats, MessageCodec codec) {
     nats.connection().createDispatcher(message -> queued.add(codec.decode(message.getData(), RunRef.class)))
-        .subscribe(settings.runRequestsSubject());
+        .subscribe(Subjects.RUN_REQUESTS.pattern());
   }
 
   public boolean queued(String taskId, String runId) {
@@ -51,13 +37,14 @@ public class RunQueueFixture {
 
   /** Takes a run's request off the queue, as a runner's ack (or a lost queue) would. */
   public void remove(NatsConnection nats, MessageCodec codec, String runId) throws IOException, JetStreamApiException {
+    String stream = Streams.RUN_REQUESTS.name();
     var management = nats.connection().jetStreamManagement();
-    var state = management.getStreamInfo(STREAM).getStreamState();
+    var state = management.getStreamInfo(stream).getStreamState();
     for (long seq = state.getFirstSequence(); seq <= state.getLastSequence(); seq++) {
       try {
-        var message = management.getMessage(STREAM, seq);
+        var message = management.getMessage(stream, seq);
         if (codec.decode(message.getData(), RunRef.class).runId().equals(runId)) {
-          management.deleteMessage(STREAM, seq);
+          management.deleteMessage(stream, seq);
           return;
         }
       } catch (JetStreamApiException e) {

@@ -1,12 +1,11 @@
 package dev.workcell.task.support;
 
-import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.messaging.NatsResponder;
-import dev.workcell.task.config.TaskSettings;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,9 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Stands in for sandbox-service on the real test NATS: answers DELETE and STOP (on the test
- * profile's subjects, which no real sandbox-service shares), failing for the task ids a test names
- * (as an unreachable Docker engine would).
+ * Stands in for sandbox-service on the module's private test NATS (no real sandbox-service there):
+ * answers the contract's DELETE and STOP subjects, failing for the task ids a test names (as an
+ * unreachable Docker engine would).
  */
 @ApplicationScoped
 public class SandboxFixture {
@@ -28,15 +27,15 @@ public class SandboxFixture {
   private final List<SandboxRef> deleted = new CopyOnWriteArrayList<>();
   private final List<SandboxRef> stopped = new CopyOnWriteArrayList<>();
 
-  void register(@Observes StartupEvent event, NatsResponder responder, TaskSettings settings) {
-    responder.serve(settings.sandboxDeleteSubject(), ServiceName.SANDBOX, SandboxRef.class, request -> {
+  void register(@Observes StartupEvent event, NatsResponder responder) {
+    responder.serve(SandboxSubjects.DELETE, request -> {
       if (failing.contains(request.body().taskId())) {
         return Uni.createFrom().failure(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "docker engine unreachable"));
       }
       deleted.add(request.body());
       return Uni.createFrom().item(new SandboxState(request.body().taskId(), "absent", null, null, false));
     });
-    responder.serve(settings.sandboxStopSubject(), ServiceName.SANDBOX, SandboxRef.class, request -> {
+    responder.serve(SandboxSubjects.STOP, request -> {
       if (failing.contains(request.body().taskId())) {
         return Uni.createFrom().failure(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "docker engine unreachable"));
       }

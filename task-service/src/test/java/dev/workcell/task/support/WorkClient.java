@@ -10,6 +10,7 @@ import dev.workcell.contracts.account.Account;
 import dev.workcell.contracts.account.EnsureAccount;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
@@ -32,22 +33,28 @@ public final class WorkClient {
     this.nats = nats;
   }
 
-  public <T> T call(String subject, Object body, Class<T> reply, Actor actor) {
-    return nats.request(subject, body, reply, actor, DEADLINE).await().atMost(DEADLINE.plusSeconds(5));
+  /** Calls {@code subject} as {@code actor}; the reply is the subject's own record. */
+  public <Q, R> R call(Subject<Q, R> subject, Q body, Actor actor) {
+    return nats.request(subject, body, actor, DEADLINE).await().atMost(DEADLINE.plusSeconds(5));
   }
 
   /** The stable code a call fails with; fails the test when the call succeeds. */
-  public ErrorCode failure(String subject, Object body, Actor actor) {
+  public <Q> ErrorCode failure(Subject<Q, ?> subject, Q body, Actor actor) {
     WorkcellException[] caught = new WorkcellException[1];
-    assertThatThrownBy(() -> call(subject, body, Object.class, actor))
+    assertThatThrownBy(() -> call(subject, body, actor))
         .isInstanceOfSatisfying(WorkcellException.class, e -> caught[0] = e);
     return caught[0].code();
+  }
+
+  /** The stable code a listed request fails with; fails the test when it succeeds. */
+  public <Q> ErrorCode failure(Call<Q> call, Actor actor) {
+    return failure(call.subject(), call.body(), actor);
   }
 
   /** A fresh account with a random name, so tests never share data. */
   public Actor account(Actor.Role role) {
     String name = role.wire() + "-" + UUID.randomUUID();
-    Account account = call(Subjects.ACCOUNT_ENSURE, new EnsureAccount(name, role), Account.class, GATEWAY);
+    Account account = call(Subjects.ACCOUNT_ENSURE, new EnsureAccount(name, role), GATEWAY);
     return new Actor(account.id(), role);
   }
 
@@ -56,8 +63,7 @@ public final class WorkClient {
   }
 
   public TaskCreated createTask(Actor owner, String message) {
-    return call(TaskSubjects.CREATE, new CreateTask(null, message, "ollama", "ollama", "qwen3:8b", null),
-        TaskCreated.class, owner);
+    return call(TaskSubjects.CREATE, new CreateTask(null, message, "ollama", "ollama", "qwen3:8b", null), owner);
   }
 
   public TaskCreated createTask(Actor owner) {
@@ -66,8 +72,7 @@ public final class WorkClient {
 
   /** The runner moves a run (service actor). */
   public RunView move(String taskId, String runId, String state) {
-    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, state, "test"), RunView.class,
-        RUNNER);
+    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, state, "test"), RUNNER);
     assertThat(run.state()).isEqualTo(state);
     return run;
   }

@@ -22,14 +22,14 @@ import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.contracts.task.TicketApi.IssueTicket;
-import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.Call;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,29 +55,28 @@ class OwnerIsolationTest {
     String id = created.task().id();
     String missing = UUID.randomUUID().toString();
 
-    Map<String, Object> requests = new java.util.LinkedHashMap<>();
-    requests.put(TaskSubjects.GET, new TaskRef(id));
-    requests.put(TaskSubjects.UPDATE, new UpdateTask(id, "mine now", null, null, null));
-    requests.put(TaskSubjects.DELETE, new TaskRef(id));
-    requests.put(TaskSubjects.SEEN, new TaskRef(id));
-    requests.put(TaskSubjects.RUN_START, new StartRun(id, "hello"));
-    requests.put(TaskSubjects.RUN_CANCEL, new TaskRef(id));
-    requests.put(TaskSubjects.RUN_GET, new GetRun(id, created.run().id()));
-    requests.put(TaskSubjects.MESSAGE_POST, new PostMessage(id, "hello"));
-    requests.put(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0));
-    requests.put(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(id, null, null, 0));
-    requests.put(TaskSubjects.APPROVALS, new TaskRef(id));
-    requests.put(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true));
-    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, missing, "deny"));
-    requests.put(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, missing));
-    requests.put(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal"));
-    requests.put(TaskSubjects.PREVIEW_GET, new TaskRef(id));
+    List<Call<?>> requests = new ArrayList<>();
+    requests.add(Call.of(TaskSubjects.GET, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.UPDATE, new UpdateTask(id, "mine now", null, null, null)));
+    requests.add(Call.of(TaskSubjects.DELETE, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.SEEN, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.RUN_START, new StartRun(id, "hello")));
+    requests.add(Call.of(TaskSubjects.RUN_CANCEL, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.RUN_GET, new GetRun(id, created.run().id())));
+    requests.add(Call.of(TaskSubjects.MESSAGE_POST, new PostMessage(id, "hello")));
+    requests.add(Call.of(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0)));
+    requests.add(Call.of(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(id, null, null, 0)));
+    requests.add(Call.of(TaskSubjects.APPROVALS, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true)));
+    requests.add(Call.of(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, missing, "deny")));
+    requests.add(Call.of(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, missing)));
+    requests.add(Call.of(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal")));
+    requests.add(Call.of(TaskSubjects.PREVIEW_GET, new TaskRef(id)));
 
-    requests.forEach((subject, body) -> assertThat(work.failure(subject, body, otherAdmin))
-        .as(subject).isEqualTo(ErrorCode.NOT_FOUND));
+    requests.forEach(call -> assertThat(work.failure(call, otherAdmin))
+        .as(call.toString()).isEqualTo(ErrorCode.NOT_FOUND));
     // Nothing changed for the owner.
-    TaskView mine = work.call(TaskSubjects.GET, new TaskRef(id), dev.workcell.contracts.task.TaskApi.TaskDetail.class,
-        owner).task();
+    TaskView mine = work.call(TaskSubjects.GET, new TaskRef(id), owner).task();
     assertThat(mine.title()).isEqualTo(created.task().title());
     assertThat(mine.state()).isEqualTo("preparing");
   }
@@ -89,16 +88,16 @@ class OwnerIsolationTest {
     String firstTask = work.createTask(first).task().id();
     String secondTask = work.createTask(second).task().id();
 
-    assertThat(ids(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, first))).containsExactly(firstTask);
-    assertThat(ids(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, second))).containsExactly(secondTask);
-    assertThat(ids(work.call(TaskSubjects.ADMIN_TASKS, new ListTasks(), TaskList.class, first)))
+    assertThat(ids(work.call(TaskSubjects.LIST, new ListTasks(), first))).containsExactly(firstTask);
+    assertThat(ids(work.call(TaskSubjects.LIST, new ListTasks(), second))).containsExactly(secondTask);
+    assertThat(ids(work.call(TaskSubjects.ADMIN_TASKS, new ListTasks(), first)))
         .contains(firstTask, secondTask);
   }
 
   @Test
   void usersSeeOnlyTheirOwnTasksAndNeverTheAdminView() {
     Actor admin = work.admin();
-    work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("users"), AccessChanged.class, admin);
+    work.call(TaskSubjects.ADMIN_ACCESS_SET, new SetAccess("users"), admin);
     Actor user = work.account(Actor.Role.USER);
     Actor otherUser = work.account(Actor.Role.USER);
     String adminTask = work.createTask(admin).task().id();
@@ -107,7 +106,7 @@ class OwnerIsolationTest {
     assertThat(work.failure(TaskSubjects.GET, new TaskRef(adminTask), user)).isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(work.failure(TaskSubjects.GET, new TaskRef(userTask), otherUser)).isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(work.failure(TaskSubjects.GET, new TaskRef(userTask), admin)).isEqualTo(ErrorCode.NOT_FOUND);
-    assertThat(ids(work.call(TaskSubjects.LIST, new ListTasks(), TaskList.class, user))).containsExactly(userTask);
+    assertThat(ids(work.call(TaskSubjects.LIST, new ListTasks(), user))).containsExactly(userTask);
     assertThat(work.failure(TaskSubjects.ADMIN_TASKS, new ListTasks(), user)).isEqualTo(ErrorCode.FORBIDDEN);
     // A role claimed in the header counts for nothing: the database says user.
     Actor claimsAdmin = new Actor(user.accountId(), Actor.Role.ADMIN);

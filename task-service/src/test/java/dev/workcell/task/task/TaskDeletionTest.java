@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
 import dev.workcell.contracts.task.TaskApi.StartRun;
@@ -15,9 +14,6 @@ import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
-import dev.workcell.contracts.task.TaskSubjects.KnownTasksReply;
-import dev.workcell.contracts.task.ToolActivityView;
-import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.RunEndWatch;
@@ -63,7 +59,7 @@ class TaskDeletionTest {
 
     assertThat(work.failure(TaskSubjects.DELETE, new TaskRef(taskId), owner)).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
 
-    TaskDetail kept = work.call(TaskSubjects.GET, new TaskRef(taskId), TaskDetail.class, owner);
+    TaskDetail kept = work.call(TaskSubjects.GET, new TaskRef(taskId), owner);
     assertThat(kept.task().decommissioning()).isTrue();
     assertThat(kept.task().decommissionError()).contains("service_unavailable").contains("docker engine unreachable");
     assertThat(kept.latestRun().state()).isEqualTo("cancelled");
@@ -75,7 +71,7 @@ class TaskDeletionTest {
 
     // The operator repairs the runtime; the same delete now goes through.
     sandbox.succeedFor(taskId);
-    work.call(TaskSubjects.DELETE, new TaskRef(taskId), TaskDeleted.class, owner);
+    work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner);
     assertThat(work.failure(TaskSubjects.GET, new TaskRef(taskId), owner)).isEqualTo(ErrorCode.NOT_FOUND);
   }
 
@@ -84,12 +80,11 @@ class TaskDeletionTest {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
     String runId = created.run().id();
-    work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(taskId, runId, "assistant", "done", null, null),
-        MessageView.class, WorkClient.RUNNER);
+    work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(taskId, runId, "assistant", "done", null, null), WorkClient.RUNNER);
     work.call(TaskSubjects.RUNNER_TOOL, new RecordToolActivity(taskId, runId, "c1", "list_files", "{}", "ok", "a", false),
-        ToolActivityView.class, WorkClient.RUNNER);
+        WorkClient.RUNNER);
 
-    TaskDeleted deleted = work.call(TaskSubjects.DELETE, new TaskRef(taskId), TaskDeleted.class, owner);
+    TaskDeleted deleted = work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner);
 
     assertThat(deleted.taskId()).isEqualTo(taskId);
     assertThat(sandbox.deleted(taskId)).isTrue();
@@ -108,7 +103,7 @@ class TaskDeletionTest {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
     runEnd.endsAtOnce(work, taskId, created.run().id(), "the task is being deleted",
-        () -> work.call(TaskSubjects.DELETE, new TaskRef(taskId), TaskDeleted.class, owner));
+        () -> work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner));
   }
 
   @Test
@@ -129,17 +124,17 @@ class TaskDeletionTest {
     assertThat(created).isEqualTo(100);
     assertThat(refused.code()).isEqualTo(ErrorCode.TOO_MANY_TASKS);
     assertThat(refused.code().httpStatus()).isEqualTo(429);
-    work.call(TaskSubjects.DELETE, new TaskRef(first), TaskDeleted.class, owner);
+    work.call(TaskSubjects.DELETE, new TaskRef(first), owner);
     assertThat(work.createTask(owner).task().id()).isNotNull();
   }
 
   private List<String> known(String taskId) {
-    return work.call(TaskSubjects.KNOWN_TASKS, new KnownTasks(List.of(taskId, "not-an-id")), KnownTasksReply.class,
+    return work.call(TaskSubjects.KNOWN_TASKS, new KnownTasks(List.of(taskId, "not-an-id")),
         WorkClient.RUNNER).known();
   }
 
   private List<String> auditActions(String taskId) {
-    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId, null, 0), AuditPage.class, owner).entries().stream()
+    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId, null, 0), owner).entries().stream()
         .map(e -> e.action()).toList();
   }
 }

@@ -31,7 +31,7 @@ class TicketTest {
     Actor owner = work.admin();
     String taskId = work.createTask(owner).task().id();
     String otherTask = work.createTask(owner).task().id();
-    TicketIssued issued = work.call(TaskSubjects.TICKET_ISSUE, new IssueTicket(taskId, "terminal"), TicketIssued.class,
+    TicketIssued issued = work.call(TaskSubjects.TICKET_ISSUE, new IssueTicket(taskId, "terminal"),
         owner);
 
     assertThat(sql.list("select count(*) from ws_tickets where token_hash = ?1", Long.class, issued.ticket()))
@@ -44,7 +44,7 @@ class TicketTest {
         .isEqualTo(ErrorCode.FORBIDDEN);
 
     TicketGrant grant = work.call(TaskSubjects.TICKET_CONSUME, new ConsumeTicket(issued.ticket(), "terminal", taskId),
-        TicketGrant.class, WorkClient.GATEWAY);
+        WorkClient.GATEWAY);
 
     assertThat(grant.accountId()).isEqualTo(owner.accountId());
     assertThat(grant.role()).isEqualTo("admin");
@@ -57,7 +57,7 @@ class TicketTest {
     WorkClient work = new WorkClient(nats);
     Actor owner = work.admin();
     String taskId = work.createTask(owner).task().id();
-    TicketIssued issued = work.call(TaskSubjects.TICKET_ISSUE, new IssueTicket(taskId, "screen"), TicketIssued.class,
+    TicketIssued issued = work.call(TaskSubjects.TICKET_ISSUE, new IssueTicket(taskId, "screen"),
         owner);
     sql.update("update ws_tickets set expires_at = now() - interval '1 second' where task_id = ?1",
         java.util.UUID.fromString(taskId));

@@ -67,9 +67,10 @@ public final class Inputs {
     return providerId == null || providerId.isBlank() ? null : providerId;
   }
 
+  /** Stripped as task-service strips it, so both refuse the same titles. */
   public static String title(String title) {
-    if (title != null && title.length() > 500) {
-      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "title exceeds 500 characters");
+    if (title != null && title.strip().length() > Limits.TITLE_MAX_CHARS) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "the title exceeds " + Limits.TITLE_MAX_CHARS + " characters");
     }
     return title == null || title.isBlank() ? null : title;
   }

@@ -9,7 +9,6 @@ import dev.workcell.task.support.Text;
 /** Validation of what a task is made of: its title and its explicit provider route. */
 public final class TaskRules {
 
-  static final int TITLE_MAX_CHARS = 200;
   private static final int DERIVED_TITLE_CHARS = 80;
 
   private TaskRules() {}
@@ -46,8 +45,8 @@ public final class TaskRules {
     if (trimmed.isEmpty()) {
       throw Failures.invalid("the title is empty");
     }
-    if (trimmed.length() > TITLE_MAX_CHARS) {
-      throw Failures.invalid("the title exceeds " + TITLE_MAX_CHARS + " characters");
+    if (trimmed.length() > Limits.TITLE_MAX_CHARS) {
+      throw Failures.invalid("the title exceeds " + Limits.TITLE_MAX_CHARS + " characters");
     }
     return trimmed;
   }

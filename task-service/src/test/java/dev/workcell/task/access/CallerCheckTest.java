@@ -7,6 +7,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -73,7 +74,7 @@ class CallerCheckTest {
     requests.put(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0));
     requests.put(TaskSubjects.APPROVALS, new TaskRef(id));
     requests.put(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true));
-    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, UUID.randomUUID().toString(), "always_allow"));
+    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, UUID.randomUUID().toString(), ApprovalDecision.ALWAYS_ALLOW));
     requests.put(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, UUID.randomUUID().toString()));
     requests.put(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal"));
     requests.put(TaskSubjects.POLICIES, new ListPolicies());

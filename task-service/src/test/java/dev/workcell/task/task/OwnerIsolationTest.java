@@ -7,6 +7,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -68,7 +69,7 @@ class OwnerIsolationTest {
     requests.put(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(id, null, null, 0));
     requests.put(TaskSubjects.APPROVALS, new TaskRef(id));
     requests.put(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true));
-    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, missing, "deny"));
+    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, missing, ApprovalDecision.DENY));
     requests.put(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, missing));
     requests.put(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal"));
     requests.put(TaskSubjects.PREVIEW_GET, new TaskRef(id));

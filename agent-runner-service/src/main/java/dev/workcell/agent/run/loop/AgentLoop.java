@@ -29,6 +29,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
@@ -365,9 +366,9 @@ public class AgentLoop {
             if (signals.ended() != null) {
               return BatchEnd.CANCELLED; // the command was stopped; task-service refuses records of an ended run
             }
-          } else if ("denied".equals(approval.state())) {
+          } else if (approval.state() == ApprovalState.DENIED) {
             outcome = new ToolOutcome("denied", "The owner denied this action; it did not run. Choose another way or ask.", false);
-          } else if ("pending".equals(approval.state())) {
+          } else if (approval.state() == ApprovalState.PENDING) {
             end = BatchEnd.CANCELLED;
             outcome = ToolOutcome.error("Not run: the run was cancelled while the action waited for approval.");
           } else {

@@ -168,7 +168,7 @@ class WorkApiGuardTest {
     }
     given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("decision", "allow_once"))
         .when().post("/api/work/tasks/" + task.id() + "/approvals/ap-1").then().statusCode(200)
-        .body("decision", equalTo("allow_once"));
+        .body("state", equalTo("allowed")).body("decision", equalTo("allow_once"));
   }
 
   @Test

@@ -46,7 +46,7 @@ public final class Inputs {
   }
 
   /** The provider route kind by its wire name (ollama, openai, ...). */
-  public static String providerKind(String provider, boolean required) {
+  public static ProviderKind providerKind(String provider, boolean required) {
     if (provider == null || provider.isBlank()) {
       if (required) {
         throw new WorkcellException(ErrorCode.INVALID_REQUEST, "provider is required");
@@ -54,7 +54,7 @@ public final class Inputs {
       return null;
     }
     try {
-      return ProviderKind.fromWire(provider).wire();
+      return ProviderKind.fromWire(provider);
     } catch (IllegalArgumentException e) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "unknown provider: " + clip(provider));
     }

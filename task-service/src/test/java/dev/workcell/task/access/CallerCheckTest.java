@@ -8,6 +8,7 @@ import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
 import dev.workcell.contracts.task.ApprovalDecision;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -62,7 +63,7 @@ class CallerCheckTest {
     work.move(task.task().id(), task.run().id(), "running"); // so cancel and mid-run messages would change something
     String id = task.task().id();
     requests = new LinkedHashMap<>();
-    requests.put(TaskSubjects.CREATE, new CreateTask(null, "another task", "ollama", "ollama", "qwen3:8b", null));
+    requests.put(TaskSubjects.CREATE, new CreateTask(null, "another task", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null));
     requests.put(TaskSubjects.LIST, new ListTasks());
     requests.put(TaskSubjects.GET, new TaskRef(id));
     requests.put(TaskSubjects.UPDATE, new UpdateTask(id, "taken over", null, null, null));

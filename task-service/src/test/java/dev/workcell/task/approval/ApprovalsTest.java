@@ -12,6 +12,7 @@ import dev.workcell.contracts.task.ApprovalDecision;
 import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.PolicyView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
 import dev.workcell.contracts.task.RunnerApi.RequestApproval;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
@@ -107,11 +108,11 @@ class ApprovalsTest {
     PolicyView policy = work.call(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "reviewed-" + UUID.randomUUID(),
         null, "1g", "1", 128, null, null, false, false, false, true, null), PolicyView.class, admin);
     TaskCreated reviewed = work.call(TaskSubjects.CREATE,
-        new CreateTask("t", "hi", "ollama", "ollama", "m", policy.id()), TaskCreated.class, owner);
+        new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m", policy.id()), TaskCreated.class, owner);
 
     assertThat(reviewed.task().networkEnabled()).isFalse();
     assertThat(reviewed.task().approvalsEnabled()).isTrue();
-    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask("t", "hi", "ollama", "ollama", "m",
+    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m",
         UUID.randomUUID().toString()), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
     assertThat(work.failure(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(reviewed.task().id(), false), owner))
         .isEqualTo(ErrorCode.CONFLICT);

@@ -19,6 +19,7 @@ import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskList;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskApi.UpdateTask;
+import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
 import dev.workcell.contracts.task.TaskView;
@@ -80,7 +81,7 @@ class OwnerIsolationTest {
     TaskView mine = work.call(TaskSubjects.GET, new TaskRef(id), dev.workcell.contracts.task.TaskApi.TaskDetail.class,
         owner).task();
     assertThat(mine.title()).isEqualTo(created.task().title());
-    assertThat(mine.state()).isEqualTo("preparing");
+    assertThat(mine.state()).isEqualTo(TaskState.PREPARING);
   }
 
   @Test

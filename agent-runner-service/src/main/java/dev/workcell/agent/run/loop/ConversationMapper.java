@@ -14,13 +14,10 @@ final class ConversationMapper {
   static List<ChatMessage> toChat(List<MessageView> messages) {
     List<ChatMessage> chat = new ArrayList<>();
     for (MessageView message : messages) {
-      MessageRole role;
-      try {
-        role = MessageRole.fromWire(message.role());
-      } catch (RuntimeException e) {
+      if (message.role() == null) {
         continue;
       }
-      switch (role) {
+      switch (message.role()) {
         case USER -> chat.add(ChatMessage.user(message.content()));
         case ASSISTANT -> chat.add(ChatMessage.assistant(message.content(), message.toolCalls()));
         case TOOL -> chat.add(ChatMessage.tool(message.toolCallId(), message.content()));

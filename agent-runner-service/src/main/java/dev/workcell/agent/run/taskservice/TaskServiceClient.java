@@ -4,9 +4,11 @@ import dev.workcell.agent.run.config.AgentSettings;
 import dev.workcell.agent.run.config.RunnerSubjects;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
@@ -46,7 +48,7 @@ public class TaskServiceClient {
     return call(subjects.runSpec(), run, RunSpec.class);
   }
 
-  public RunView transition(RunRef run, String state, String reason) {
+  public RunView transition(RunRef run, RunState state, String reason) {
     return call(subjects.transition(), new RunTransition(run.taskId(), run.runId(), state, reason), RunView.class);
   }
 
@@ -62,7 +64,7 @@ public class TaskServiceClient {
     return call(subjects.pending(), run, PendingMessages.class);
   }
 
-  public MessageView append(RunRef run, String role, String content, String toolCallId, List<ToolCall> toolCalls) {
+  public MessageView append(RunRef run, MessageRole role, String content, String toolCallId, List<ToolCall> toolCalls) {
     return call(subjects.append(), new AppendMessage(run.taskId(), run.runId(), role, content, toolCallId, toolCalls),
         MessageView.class);
   }

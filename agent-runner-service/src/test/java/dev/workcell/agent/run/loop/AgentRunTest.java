@@ -11,6 +11,7 @@ import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.contracts.task.MessageRole;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -80,7 +81,8 @@ class AgentRunTest {
     assertThat(exec.command()).isEqualTo("ls");
     assertThat(exec.sandbox().taskId()).isEqualTo(run.task.id());
 
-    assertThat(run.appended).extracting(a -> a.role()).containsExactly("assistant", "tool", "assistant", "tool", "assistant");
+    assertThat(run.appended).extracting(a -> a.role()).containsExactly(MessageRole.ASSISTANT, MessageRole.TOOL, MessageRole.ASSISTANT,
+        MessageRole.TOOL, MessageRole.ASSISTANT);
     assertThat(run.appended.getLast().content()).isEqualTo(ScriptedModels.FINAL_TEXT);
     assertThat(run.activity).extracting(a -> a.status()).containsExactly("running", "ok", "running", "ok");
     // Fixture servers number calls per response (call_0 every round) as some real ones do: the run's ids stay unique.
@@ -193,7 +195,7 @@ class AgentRunTest {
     assertThat(run.pendingCalls()).isBetween(1, 1 + (int) (elapsedMs / 2_000));
     // Every message of the run is stored, in the order the model produced them.
     assertThat(run.appended.stream().map(a -> a.role()).toList())
-        .isEqualTo(IntStream.range(0, 41).mapToObj(i -> i % 2 == 0 ? "assistant" : "tool").toList());
+        .isEqualTo(IntStream.range(0, 41).mapToObj(i -> i % 2 == 0 ? MessageRole.ASSISTANT : MessageRole.TOOL).toList());
     assertThat(run.appended.getLast().content()).isEqualTo("done");
   }
 

@@ -11,6 +11,8 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
@@ -44,7 +46,7 @@ class RunSnapshotTest {
     String older = FixtureServices.LATEST_RUNS.get(task.id()).id();
     FixtureServices.latest(finished(older, task.id(), "needs_input", "cancelled by the owner"));
     String newer = UUID.randomUUID().toString();
-    FixtureServices.latest(new RunView(newer, task.id(), "running", "ollama", null, "qwen3", null, 0, 0, 0, 0,
+    FixtureServices.latest(new RunView(newer, task.id(), RunState.RUNNING, ProviderKind.OLLAMA, null, "qwen3", null, 0, 0, 0, 0,
         Instant.now(), Instant.now(), null));
     publish(task, older, 1, "run_state", 2, "done");
 
@@ -84,7 +86,7 @@ class RunSnapshotTest {
 
   private static RunView finished(String id, String taskId, String state, String reason) {
     Instant now = Instant.now();
-    return new RunView(id, taskId, state, "ollama", null, "qwen3", reason, 120, 40, 2, 1, now.minusSeconds(60),
+    return new RunView(id, taskId, RunState.fromWire(state), ProviderKind.OLLAMA, null, "qwen3", reason, 120, 40, 2, 1, now.minusSeconds(60),
         now.minusSeconds(59), now);
   }
 

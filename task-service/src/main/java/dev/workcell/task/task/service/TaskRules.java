@@ -13,13 +13,11 @@ public final class TaskRules {
 
   private TaskRules() {}
 
+  /** A checked route; {@code kind} is the wire name the task and run columns store. */
   public record Route(String kind, String providerId, String model) {}
 
-  public static Route requireRoute(String kind, String providerId, String model) {
-    ProviderKind parsed;
-    try {
-      parsed = ProviderKind.fromWire(kind);
-    } catch (RuntimeException e) {
+  public static Route requireRoute(ProviderKind parsed, String providerId, String model) {
+    if (parsed == null) {
       throw Failures.invalid("providerKind must be one of ollama, ollama_cloud, openai, anthropic, gemini");
     }
     if (providerId == null || providerId.isBlank()) {

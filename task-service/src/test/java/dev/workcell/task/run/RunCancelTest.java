@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunControlApi.RunControl;
 import dev.workcell.contracts.task.RunState;
@@ -77,9 +78,9 @@ class RunCancelTest {
         .isEqualTo(new RunControl(taskId, runId, RunControlApi.CANCEL, RunState.NEEDS_INPUT));
     List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
     assertThat(stream).extracting(RunEvent::seq).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(stream.get(2).type()).isEqualTo("run_state");
+    assertThat(stream.get(2).type()).isEqualTo(RunEventType.RUN_STATE);
     assertThat(stream.get(2).data()).containsEntry("state", "needs_input");
-    assertThat(stream.get(3).type()).isEqualTo("done");
+    assertThat(stream.get(3).type()).isEqualTo(RunEventType.DONE);
     assertThat(stream.get(3).data()).containsEntry("state", "needs_input").containsEntry("reason", "cancelled by the owner");
     // The files stay: nothing asked sandbox-service to stop or delete, and the task takes a follow-up.
     assertThat(sandbox.stopped(taskId)).isFalse();
@@ -101,7 +102,7 @@ class RunCancelTest {
 
     assertThat(cancelled.run().state()).isEqualTo(RunState.NEEDS_INPUT);
     List<RunEvent> stream = events.untilDone(created.task().id(), created.run().id(), Duration.ofSeconds(5));
-    assertThat(stream).extracting(RunEvent::type).containsExactly("run_state", "done");
+    assertThat(stream).extracting(RunEvent::type).containsExactly(RunEventType.RUN_STATE, RunEventType.DONE);
     assertThat(stream).extracting(RunEvent::seq).containsExactly(1L, 2L);
     // A second cancel finds no active run: nothing more is published, the answer is the same.
     assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(created.task().id()), RunCancelled.class, owner).run().state())

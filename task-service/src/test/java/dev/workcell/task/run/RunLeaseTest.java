@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.PreviewApi.SetPreview;
 import dev.workcell.contracts.task.PreviewView;
 import dev.workcell.contracts.task.RunControlApi.Heartbeat;
@@ -139,7 +140,7 @@ class RunLeaseTest {
 
     List<RunEvent> stream = events.untilDone(taskId, runId, PATIENCE); // the periodic sweeper, not a call here
     assertThat(stream).extracting(RunEvent::seq).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(stream.get(2).type()).isEqualTo("run_state");
+    assertThat(stream.get(2).type()).isEqualTo(RunEventType.RUN_STATE);
     assertThat(stream.get(3).data()).containsEntry("state", "failed").containsEntry("reason", RunSweeper.RUNNER_LOST);
     assertThat(run(work, created).state()).isEqualTo(RunState.FAILED);
     awaitStopped(taskId);

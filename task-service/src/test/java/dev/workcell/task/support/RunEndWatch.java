@@ -3,6 +3,7 @@ package dev.workcell.task.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunControlApi.RunControl;
 import dev.workcell.contracts.task.RunState;
@@ -45,7 +46,7 @@ public class RunEndWatch {
       assertThat(codec.decode(pushed.getData(), RunControl.class))
           .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, RunState.CANCELLED));
       List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
-      assertThat(stream.getLast().type()).isEqualTo("done");
+      assertThat(stream.getLast().type()).isEqualTo(RunEventType.DONE);
       assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", reason);
     } finally {
       control.unsubscribe();

@@ -11,6 +11,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
@@ -97,7 +98,7 @@ class RunSnapshotTest {
   private void publish(TaskView task, String run, Object... seqAndType) {
     for (int i = 0; i < seqAndType.length; i += 2) {
       long seq = ((Number) seqAndType[i]).longValue();
-      RunEvent event = new RunEvent(task.id(), run, seq, (String) seqAndType[i + 1], System.currentTimeMillis(),
+      RunEvent event = new RunEvent(task.id(), run, seq, RunEventType.fromWire((String) seqAndType[i + 1]), System.currentTimeMillis(),
           Map.of("text", "event " + seq));
       publisher.publish(Subjects.runEvents(task.id(), run), event, Actor.service(ServiceName.AGENT_RUNNER))
           .await().atMost(Duration.ofSeconds(5));

@@ -105,6 +105,11 @@ class AccessAdministrationTest {
     setMode("admins");
     Actor demoted = work.admin();
     TaskCreated created = work.createTask(demoted);
+    // Only an account role by its exact wire name: not the service role, not the Java constant name.
+    for (String role : new String[] {"service", "USER", "root", ""}) {
+      assertThat(work.failure(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), role), admin)).as(role)
+          .isEqualTo(ErrorCode.INVALID_REQUEST);
+    }
 
     RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"),
         RoleChanged.class, admin);

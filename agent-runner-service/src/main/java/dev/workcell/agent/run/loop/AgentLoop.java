@@ -33,7 +33,6 @@ import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
-import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
 import dev.workcell.contracts.task.RunnerApi.RunRef;

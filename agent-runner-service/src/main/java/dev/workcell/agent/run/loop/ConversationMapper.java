@@ -1,7 +1,6 @@
 package dev.workcell.agent.run.loop;
 
 import dev.workcell.agent.run.provider.ChatMessage;
-import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,8 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -61,7 +63,7 @@ class CallerCheckTest {
     work.move(task.task().id(), task.run().id(), "running"); // so cancel and mid-run messages would change something
     String id = task.task().id();
     requests = new LinkedHashMap<>();
-    requests.put(TaskSubjects.CREATE, new CreateTask(null, "another task", "ollama", "ollama", "qwen3:8b", null));
+    requests.put(TaskSubjects.CREATE, new CreateTask(null, "another task", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null));
     requests.put(TaskSubjects.LIST, new ListTasks());
     requests.put(TaskSubjects.GET, new TaskRef(id));
     requests.put(TaskSubjects.UPDATE, new UpdateTask(id, "taken over", null, null, null));
@@ -73,7 +75,7 @@ class CallerCheckTest {
     requests.put(TaskSubjects.MESSAGE_PAGE, new PageMessages(id, null, 0));
     requests.put(TaskSubjects.APPROVALS, new TaskRef(id));
     requests.put(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true));
-    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, UUID.randomUUID().toString(), "always_allow"));
+    requests.put(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, UUID.randomUUID().toString(), ApprovalDecision.ALWAYS_ALLOW));
     requests.put(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, UUID.randomUUID().toString()));
     requests.put(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal"));
     requests.put(TaskSubjects.POLICIES, new ListPolicies());

@@ -10,6 +10,8 @@ import dev.workcell.contracts.account.Account;
 import dev.workcell.contracts.account.EnsureAccount;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
@@ -56,7 +58,7 @@ public final class WorkClient {
   }
 
   public TaskCreated createTask(Actor owner, String message) {
-    return call(TaskSubjects.CREATE, new CreateTask(null, message, "ollama", "ollama", "qwen3:8b", null),
+    return call(TaskSubjects.CREATE, new CreateTask(null, message, ProviderKind.OLLAMA, "ollama", "qwen3:8b", null),
         TaskCreated.class, owner);
   }
 
@@ -66,9 +68,9 @@ public final class WorkClient {
 
   /** The runner moves a run (service actor). */
   public RunView move(String taskId, String runId, String state) {
-    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, state, "test"), RunView.class,
+    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, RunState.fromWire(state), "test"), RunView.class,
         RUNNER);
-    assertThat(run.state()).isEqualTo(state);
+    assertThat(run.state()).isEqualTo(RunState.fromWire(state));
     return run;
   }
 }

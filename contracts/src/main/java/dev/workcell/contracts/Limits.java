@@ -5,6 +5,8 @@ public final class Limits {
 
   /** A new-task or run message: characters and UTF-8 bytes. */
   public static final int MESSAGE_MAX_CHARS = 65_536;
+  /** A task title, counted after leading and trailing whitespace are stripped. */
+  public static final int TITLE_MAX_CHARS = 200;
   public static final int MODEL_ID_MAX_CHARS = 500;
   public static final int PROVIDER_ID_MAX_CHARS = 200;
   public static final int ACTIVE_RUNS_PER_TASK = 1;

@@ -7,6 +7,7 @@ import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Streams;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import io.nats.client.api.RetentionPolicy;
 import io.nats.client.api.StreamInfo;
 import io.vertx.core.Vertx;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class JetStreamTest {
 
   static RunEvent event(String task, String run, String type) {
-    return new RunEvent(task, run, 0, type, System.currentTimeMillis(), Map.of());
+    return new RunEvent(task, run, 0, RunEventType.fromWire(type), System.currentTimeMillis(), Map.of());
   }
 
   @Test

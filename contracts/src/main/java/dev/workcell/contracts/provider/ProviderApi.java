@@ -1,5 +1,6 @@
 package dev.workcell.contracts.provider;
 
+import dev.workcell.contracts.task.ProviderKind;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,7 +13,7 @@ public final class ProviderApi {
    * Creates or replaces provider {@code id}. {@code apiKey} null keeps the stored key (only while
    * kind and base URL stay the same), empty removes it. {@code models} null or empty: any model.
    */
-  public record PutProvider(String id, String kind, String baseUrl, String apiKey, List<String> models) {
+  public record PutProvider(String id, ProviderKind kind, String baseUrl, String apiKey, List<String> models) {
 
     @Override
     public String toString() {
@@ -35,7 +36,7 @@ public final class ProviderApi {
   public record ResolveProvider(String id) {}
 
   /** A provider as the runner calls it; {@code apiKey} is the decrypted key or null. Never logged. */
-  public record ResolvedProvider(String id, String kind, String baseUrl, String apiKey, List<String> models, Instant updatedAt) {
+  public record ResolvedProvider(String id, ProviderKind kind, String baseUrl, String apiKey, List<String> models, Instant updatedAt) {
 
     @Override
     public String toString() {

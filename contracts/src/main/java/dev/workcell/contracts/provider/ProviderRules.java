@@ -25,8 +25,8 @@ public final class ProviderRules {
   public static final int MODELS_MAX = 200;
 
   /** Kinds an admin can configure; {@code ollama_cloud} routes are served by an {@code ollama} provider. */
-  public static final List<String> KINDS = List.of(ProviderKind.OLLAMA.wire(), ProviderKind.OPENAI.wire(),
-      ProviderKind.ANTHROPIC.wire(), ProviderKind.GEMINI.wire());
+  public static final List<ProviderKind> KINDS = List.of(ProviderKind.OLLAMA, ProviderKind.OPENAI, ProviderKind.ANTHROPIC,
+      ProviderKind.GEMINI);
 
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
 
@@ -45,9 +45,14 @@ public final class ProviderRules {
     return id;
   }
 
-  public static String kind(String kind) {
+  /** A kind as a client names it: exactly its wire name. */
+  public static ProviderKind kind(String kind) {
+    return kind(KINDS.stream().filter(k -> k.wire().equals(kind)).findFirst().orElse(null));
+  }
+
+  public static ProviderKind kind(ProviderKind kind) {
     if (kind == null || !KINDS.contains(kind)) {
-      throw invalid("kind must be one of " + String.join(", ", KINDS));
+      throw invalid("kind must be one of " + String.join(", ", KINDS.stream().map(ProviderKind::wire).toList()));
     }
     return kind;
   }
@@ -118,13 +123,13 @@ public final class ProviderRules {
   }
 
   /** Whether the provider kind sends data out of the deployment (every plugin kind). */
-  public static boolean remoteKind(String kind) {
-    return !ProviderKind.OLLAMA.wire().equals(kind) && !ProviderKind.OLLAMA_CLOUD.wire().equals(kind);
+  public static boolean remoteKind(ProviderKind kind) {
+    return kind != ProviderKind.OLLAMA && kind != ProviderKind.OLLAMA_CLOUD;
   }
 
   /** Seed 004: plugin models and Ollama names ending in {@code :cloud} or {@code -cloud} are remote. */
-  public static boolean remoteModel(String kind, String model) {
-    return remoteKind(kind) || ProviderKind.OLLAMA_CLOUD.wire().equals(kind) || model.endsWith(":cloud") || model.endsWith("-cloud");
+  public static boolean remoteModel(ProviderKind kind, String model) {
+    return remoteKind(kind) || kind == ProviderKind.OLLAMA_CLOUD || model.endsWith(":cloud") || model.endsWith("-cloud");
   }
 
   private static WorkcellException invalid(String message) {

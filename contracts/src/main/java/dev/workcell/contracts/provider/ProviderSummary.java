@@ -1,5 +1,6 @@
 package dev.workcell.contracts.provider;
 
+import dev.workcell.contracts.task.ProviderKind;
 import java.util.List;
 
 /**
@@ -7,7 +8,7 @@ import java.util.List;
  * {@code environment}; {@code remote} marks a provider whose data leaves the deployment (every
  * non-Ollama kind); each model carries its own remote flag (Ollama {@code :cloud}/{@code -cloud} names).
  */
-public record ProviderSummary(String id, String kind, String source, boolean remote, List<ModelSummary> models) {
+public record ProviderSummary(String id, ProviderKind kind, String source, boolean remote, List<ModelSummary> models) {
 
   public record ModelSummary(String id, boolean remote) {}
 }

@@ -15,8 +15,8 @@ public final class ApprovalApi {
 
   public record SetApprovals(String taskId, boolean enabled) {}
 
-  /** {@code decision}: allow_once, always_allow or deny. */
-  public record DecideApproval(String taskId, String approvalId, String decision) {}
+  /** {@code decision}: one of {@link ApprovalDecision#OWNER_CHOICES}. */
+  public record DecideApproval(String taskId, String approvalId, ApprovalDecision decision) {}
 
   public record DeleteApprovalRule(String taskId, String ruleId) {}
 }

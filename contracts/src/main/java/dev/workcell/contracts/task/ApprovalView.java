@@ -3,9 +3,8 @@ package dev.workcell.contracts.task;
 import java.time.Instant;
 
 /**
- * An approval of one side-effecting tool call. {@code state}: pending, allowed, denied or expired.
- * {@code decision}: allow_once, always_allow, deny, rule (an always-allow rule matched),
- * not_required (approvals are off for the task) or timeout.
+ * An approval of one side-effecting tool call: its {@link ApprovalState} and, once settled, its
+ * {@link ApprovalDecision} (null while pending).
  */
 public record ApprovalView(
     String id,
@@ -15,13 +14,13 @@ public record ApprovalView(
     String toolName,
     String program,
     String summary,
-    String state,
-    String decision,
+    ApprovalState state,
+    ApprovalDecision decision,
     Instant createdAt,
     Instant expiresAt,
     Instant decidedAt) {
 
   public boolean allowed() {
-    return "allowed".equals(state);
+    return state == ApprovalState.ALLOWED;
   }
 }

@@ -12,7 +12,7 @@ public record MessageView(
     long id,
     String taskId,
     String runId,
-    String role,
+    MessageRole role,
     String content,
     String toolCallId,
     List<ToolCall> toolCalls,

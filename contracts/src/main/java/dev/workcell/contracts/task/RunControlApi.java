@@ -41,8 +41,8 @@ public final class RunControlApi {
    * {@code held} false: stop driving the run and publish nothing more — it ended ({@code runState}
    * says how; task-service published its final events) or another runner holds it.
    */
-  public record LeaseState(boolean held, String runState, Instant leaseExpiresAt) {}
+  public record LeaseState(boolean held, RunState runState, Instant leaseExpiresAt) {}
 
   /** Pushed by task-service on the run's control subject; {@code kind} is one of the constants above. */
-  public record RunControl(String taskId, String runId, String kind, String runState) {}
+  public record RunControl(String taskId, String runId, String kind, RunState runState) {}
 }

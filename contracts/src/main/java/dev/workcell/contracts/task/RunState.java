@@ -1,5 +1,7 @@
 package dev.workcell.contracts.task;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
 
 /** The state of one run. At most one run per task is active (preparing or running). */
@@ -18,11 +20,14 @@ public enum RunState {
     return this == PREPARING || this == RUNNING;
   }
 
+  /** The JSON value, on NATS and REST alike. */
+  @JsonValue
   public String wire() {
     return name().toLowerCase();
   }
 
   /** Reads a wire value; an unknown value is an {@link IllegalArgumentException}. */
+  @JsonCreator
   public static RunState fromWire(String value) {
     return valueOf(value.trim().toUpperCase());
   }

@@ -6,8 +6,8 @@ import java.time.Instant;
 public record RunView(
     String id,
     String taskId,
-    String state,
-    String providerKind,
+    RunState state,
+    ProviderKind providerKind,
     String providerId,
     String model,
     String reason,

@@ -19,7 +19,7 @@ public final class RunnerApi {
    * Moves a run: preparing → running, or an active run to completed, needs_input, failed or
    * cancelled. The task follows. A run that already ended answers {@code conflict}.
    */
-  public record RunTransition(String taskId, String runId, String state, String reason) {}
+  public record RunTransition(String taskId, String runId, RunState state, String reason) {}
 
   /** Adds to the run's usage counters (deltas, not totals). */
   public record AddUsage(String taskId, String runId, long inputTokens, long outputTokens, int rounds, int toolCalls) {}
@@ -29,16 +29,16 @@ public final class RunnerApi {
    * results whose assistant call is inside the window (orphans dropped), oldest first. Asking for it
    * also marks the run's mid-run messages delivered: they are in it.
    */
-  public record ModelContext(String taskId, String runId, String runState, List<MessageView> messages, long bytes, int droppedOrphans) {}
+  public record ModelContext(String taskId, String runId, RunState runState, List<MessageView> messages, long bytes, int droppedOrphans) {}
 
   /** Messages posted during the run and not yet handed to it; they are marked delivered by this reply. */
-  public record PendingMessages(String runState, List<MessageView> messages) {}
+  public record PendingMessages(RunState runState, List<MessageView> messages) {}
 
   /**
    * Appends an assistant, tool or system message to an active run's conversation. Tool content is
    * stored up to 20,000 characters plus a marker; other content up to 100 kB plus a marker.
    */
-  public record AppendMessage(String taskId, String runId, String role, String content, String toolCallId, List<ToolCall> toolCalls) {}
+  public record AppendMessage(String taskId, String runId, MessageRole role, String content, String toolCallId, List<ToolCall> toolCalls) {}
 
   /**
    * Records a tool call of the run for the Activity view, keyed by {@code toolCallId}: send it once

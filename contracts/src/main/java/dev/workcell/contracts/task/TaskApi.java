@@ -14,7 +14,7 @@ public final class TaskApi {
    * Creates a task and its first run. {@code title} may be null (derived from the message);
    * {@code policyId} may be null (deployment defaults, network on).
    */
-  public record CreateTask(String title, String message, String providerKind, String providerId, String model, String policyId) {}
+  public record CreateTask(String title, String message, ProviderKind providerKind, String providerId, String model, String policyId) {}
 
   public record TaskCreated(TaskView task, RunView run, MessageView message) {}
 
@@ -30,7 +30,7 @@ public final class TaskApi {
    * Renames or re-routes a task; null fields stay as they are. A route change applies to later runs:
    * each run keeps the route it started with.
    */
-  public record UpdateTask(String taskId, String title, String providerKind, String providerId, String model) {}
+  public record UpdateTask(String taskId, String title, ProviderKind providerKind, String providerId, String model) {}
 
   public record TaskDeleted(String taskId) {}
 

@@ -46,7 +46,7 @@ public final class Inputs {
   }
 
   /** The provider route kind by its wire name (ollama, openai, ...). */
-  public static String providerKind(String provider, boolean required) {
+  public static ProviderKind providerKind(String provider, boolean required) {
     if (provider == null || provider.isBlank()) {
       if (required) {
         throw new WorkcellException(ErrorCode.INVALID_REQUEST, "provider is required");
@@ -54,7 +54,7 @@ public final class Inputs {
       return null;
     }
     try {
-      return ProviderKind.fromWire(provider).wire();
+      return ProviderKind.fromWire(provider);
     } catch (IllegalArgumentException e) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "unknown provider: " + clip(provider));
     }
@@ -67,9 +67,10 @@ public final class Inputs {
     return providerId == null || providerId.isBlank() ? null : providerId;
   }
 
+  /** Stripped as task-service strips it, so both refuse the same titles. */
   public static String title(String title) {
-    if (title != null && title.length() > 500) {
-      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "title exceeds 500 characters");
+    if (title != null && title.strip().length() > Limits.TITLE_MAX_CHARS) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "the title exceeds " + Limits.TITLE_MAX_CHARS + " characters");
     }
     return title == null || title.isBlank() ? null : title;
   }

@@ -1,5 +1,6 @@
 package dev.workcell.task.account;
 
+import dev.workcell.contracts.Actor;
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -19,7 +20,7 @@ public class AccountEntity extends PanacheEntityBase {
   @Column(nullable = false, unique = true)
   public String username;
 
-  /** admin or user. */
+  /** admin or user: the wire name of {@link #storedRole()}. */
   @Column(nullable = false)
   public String role;
 
@@ -29,4 +30,8 @@ public class AccountEntity extends PanacheEntityBase {
 
   @Column(name = "created_at", nullable = false)
   public OffsetDateTime createdAt;
+
+  public Actor.Role storedRole() {
+    return Actor.Role.fromWire(role);
+  }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.ToolCall;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,7 +24,8 @@ public class MessageMapper {
   }
 
   public MessageView toView(MessageEntity m) {
-    return new MessageView(m.id, m.taskId.toString(), m.runId == null ? null : m.runId.toString(), m.role, m.content,
+    return new MessageView(m.id, m.taskId.toString(), m.runId == null ? null : m.runId.toString(),
+        MessageRole.fromWire(m.role), m.content,
         m.toolCallId, toolCalls(m), m.sentDuringRun, m.deliveredAt != null, m.truncated,
         m.createdAt == null ? null : m.createdAt.toInstant());
   }

@@ -7,6 +7,7 @@ import dev.workcell.contracts.provider.ProviderRules;
 import dev.workcell.contracts.provider.ProviderSummary;
 import dev.workcell.contracts.provider.ProviderSummary.ModelSummary;
 import dev.workcell.contracts.provider.ProviderView;
+import dev.workcell.contracts.task.ProviderKind;
 import java.time.OffsetDateTime;
 import java.util.List;
 
@@ -19,13 +20,15 @@ public final class ProviderMapper {
   private ProviderMapper() {}
 
   public static ProviderView toView(ProviderEntity p) {
-    return new ProviderView(p.id, p.kind, p.baseUrl, p.hasApiKey(), models(p), instant(p.createdAt), instant(p.updatedAt));
+    return new ProviderView(p.id, ProviderKind.fromWire(p.kind), p.baseUrl, p.hasApiKey(), models(p), instant(p.createdAt),
+        instant(p.updatedAt));
   }
 
   /** What Work users see: id, kind and models with their remote flags; no URL, no key. */
   public static ProviderSummary toSummary(ProviderEntity p) {
-    List<ModelSummary> models = models(p).stream().map(m -> new ModelSummary(m, ProviderRules.remoteModel(p.kind, m))).toList();
-    return new ProviderSummary(p.id, p.kind, "admin", ProviderRules.remoteKind(p.kind), models);
+    ProviderKind kind = ProviderKind.fromWire(p.kind);
+    List<ModelSummary> models = models(p).stream().map(m -> new ModelSummary(m, ProviderRules.remoteModel(kind, m))).toList();
+    return new ProviderSummary(p.id, kind, "admin", ProviderRules.remoteKind(kind), models);
   }
 
   public static List<String> models(ProviderEntity p) {

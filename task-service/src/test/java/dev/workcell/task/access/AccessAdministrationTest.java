@@ -7,6 +7,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.account.GetAccount;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
@@ -75,7 +76,7 @@ class AccessAdministrationTest {
     assertThat(work.call(TaskSubjects.ACCESS_GET, new GetAccess(), user).mode()).isEqualTo("admins");
     setMode("users");
     TaskDetail paused = work.call(TaskSubjects.GET, new TaskRef(running.task().id()), user);
-    assertThat(paused.latestRun().state()).isEqualTo("cancelled");
+    assertThat(paused.latestRun().state()).isEqualTo(RunState.CANCELLED);
     assertThat(paused.latestRun().reason()).isEqualTo("Work access was revoked");
   }
 
@@ -100,6 +101,11 @@ class AccessAdministrationTest {
     setMode("admins");
     Actor demoted = work.admin();
     TaskCreated created = work.createTask(demoted);
+    // Only an account role by its exact wire name: not the service role, not the Java constant name.
+    for (String role : new String[] {"service", "USER", "root", ""}) {
+      assertThat(work.failure(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), role), admin)).as(role)
+          .isEqualTo(ErrorCode.INVALID_REQUEST);
+    }
 
     RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), admin);
 

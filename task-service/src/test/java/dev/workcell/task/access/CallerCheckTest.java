@@ -8,6 +8,8 @@ import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -61,7 +63,7 @@ class CallerCheckTest {
     work.move(task.task().id(), task.run().id(), "running"); // so cancel and mid-run messages would change something
     String id = task.task().id();
     requests = new ArrayList<>();
-    requests.add(Call.of(TaskSubjects.CREATE, new CreateTask(null, "another task", "ollama", "ollama", "qwen3:8b", null)));
+    requests.add(Call.of(TaskSubjects.CREATE, new CreateTask(null, "another task", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null)));
     requests.add(Call.of(TaskSubjects.LIST, new ListTasks()));
     requests.add(Call.of(TaskSubjects.GET, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.UPDATE, new UpdateTask(id, "taken over", null, null, null)));
@@ -74,7 +76,7 @@ class CallerCheckTest {
     requests.add(Call.of(TaskSubjects.APPROVALS, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true)));
     requests.add(Call.of(TaskSubjects.APPROVAL_DECIDE,
-        new DecideApproval(id, UUID.randomUUID().toString(), "always_allow")));
+        new DecideApproval(id, UUID.randomUUID().toString(), ApprovalDecision.ALWAYS_ALLOW)));
     requests.add(Call.of(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, UUID.randomUUID().toString())));
     requests.add(Call.of(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal")));
     requests.add(Call.of(TaskSubjects.POLICIES, new ListPolicies()));

@@ -8,8 +8,11 @@ import dev.workcell.contracts.task.ApprovalApi.ApprovalsState;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
+import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.PolicyView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
 import dev.workcell.contracts.task.RunnerApi.RequestApproval;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
@@ -51,33 +54,33 @@ class ApprovalsTest {
   void approvalsOffLetTheCallRunAtOnce() {
     ApprovalView view = ask("c0", "run_command", "rm");
 
-    assertThat(view.state()).isEqualTo("allowed");
-    assertThat(view.decision()).isEqualTo("not_required");
+    assertThat(view.state()).isEqualTo(ApprovalState.ALLOWED);
+    assertThat(view.decision()).isEqualTo(ApprovalDecision.NOT_REQUIRED);
   }
 
   @Test
   void alwaysAllowForRunCommandCoversThatProgramOnly() {
     toggle(true);
     ApprovalView pending = ask("c1", "run_command", "npm");
-    assertThat(pending.state()).isEqualTo("pending");
+    assertThat(pending.state()).isEqualTo(ApprovalState.PENDING);
     assertThat(work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), owner).pending())
         .extracting(ApprovalView::id).containsExactly(pending.id());
 
-    ApprovalView decided = decide(pending.id(), "always_allow");
+    ApprovalView decided = decide(pending.id(), ApprovalDecision.ALWAYS_ALLOW);
 
-    assertThat(decided.state()).isEqualTo("allowed");
-    assertThat(ask("c2", "run_command", "npm").decision()).isEqualTo("rule");
-    assertThat(ask("c3", "run_command", "curl").state()).isEqualTo("pending");
+    assertThat(decided.state()).isEqualTo(ApprovalState.ALLOWED);
+    assertThat(ask("c2", "run_command", "npm").decision()).isEqualTo(ApprovalDecision.RULE);
+    assertThat(ask("c3", "run_command", "curl").state()).isEqualTo(ApprovalState.PENDING);
     ApprovalsState state = work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), owner);
     assertThat(state.rules()).hasSize(1);
     assertThat(state.rules().get(0).program()).isEqualTo("npm");
-    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), pending.id(), "deny"), owner))
+    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), pending.id(), ApprovalDecision.DENY), owner))
         .isEqualTo(ErrorCode.CONFLICT);
 
     ApprovalsState afterDelete = work.call(TaskSubjects.APPROVAL_RULE_DELETE,
         new DeleteApprovalRule(taskId(), state.rules().get(0).id()), owner);
     assertThat(afterDelete.rules()).isEmpty();
-    assertThat(ask("c4", "run_command", "npm").state()).isEqualTo("pending");
+    assertThat(ask("c4", "run_command", "npm").state()).isEqualTo(ApprovalState.PENDING);
     assertThat(work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId(), null, 0), owner).entries())
         .extracting(e -> e.action()).contains("approvals.toggle", "approval.decide", "approval.allowed_by_rule",
             "approval_rule.delete");
@@ -86,15 +89,15 @@ class ApprovalsTest {
   @Test
   void denyIsFinalAndAnUndecidedApprovalExpires() {
     toggle(true);
-    ApprovalView denied = decide(ask("d1", "delete_file", null).id(), "deny");
-    assertThat(denied.state()).isEqualTo("denied");
+    ApprovalView denied = decide(ask("d1", "delete_file", null).id(), ApprovalDecision.DENY);
+    assertThat(denied.state()).isEqualTo(ApprovalState.DENIED);
 
     ApprovalView late = ask("d2", "move_file", null);
     sql.update("update approvals set expires_at = now() - interval '1 second' where id = ?1", UUID.fromString(late.id()));
 
     assertThat(work.call(TaskSubjects.RUNNER_APPROVAL_GET, new ApprovalRef(taskId(), late.id()),
-        WorkClient.RUNNER).state()).isEqualTo("expired");
-    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), late.id(), "allow_once"), owner))
+        WorkClient.RUNNER).state()).isEqualTo(ApprovalState.EXPIRED);
+    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), late.id(), ApprovalDecision.ALLOW_ONCE), owner))
         .isEqualTo(ErrorCode.CONFLICT);
   }
 
@@ -104,11 +107,11 @@ class ApprovalsTest {
     PolicyView policy = work.call(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "reviewed-" + UUID.randomUUID(),
         null, "1g", "1", 128, null, null, false, false, false, true, null), admin);
     TaskCreated reviewed = work.call(TaskSubjects.CREATE,
-        new CreateTask("t", "hi", "ollama", "ollama", "m", policy.id()), owner);
+        new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m", policy.id()), owner);
 
     assertThat(reviewed.task().networkEnabled()).isFalse();
     assertThat(reviewed.task().approvalsEnabled()).isTrue();
-    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask("t", "hi", "ollama", "ollama", "m",
+    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m",
         UUID.randomUUID().toString()), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
     assertThat(work.failure(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(reviewed.task().id(), false), owner))
         .isEqualTo(ErrorCode.CONFLICT);
@@ -133,7 +136,7 @@ class ApprovalsTest {
         WorkClient.RUNNER);
   }
 
-  private ApprovalView decide(String approvalId, String decision) {
+  private ApprovalView decide(String approvalId, ApprovalDecision decision) {
     return work.call(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), approvalId, decision),
         owner);
   }

@@ -4,6 +4,10 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.ping.Ping;
+import dev.workcell.contracts.ping.Pong;
+import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
@@ -95,7 +99,7 @@ class TaskStoreBench {
       Actor owner = work.admin();
       TaskCreated paged = work.createTask(owner, "page source");
       for (int m = 0; m < 210; m++) {
-        work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(paged.task().id(), paged.run().id(), "assistant",
+        work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(paged.task().id(), paged.run().id(), MessageRole.ASSISTANT,
             "x".repeat(500) + m, null, null), WorkClient.RUNNER);
       }
       TaskCreated appendTarget = work.createTask(owner, "append target");
@@ -177,13 +181,13 @@ class TaskStoreBench {
         c -> work.call(Subjects.ping(ServiceName.TASK), new Ping("bench"), pinger)));
     rows.add(run("create task + first run", pool, clients, CREATES_PER_CLIENT, paceMs, c -> {
       Actor owner = creator.apply(c);
-      String id = work.call(TaskSubjects.CREATE, new CreateTask(null, "bench task", "ollama", "ollama", "qwen3:8b",
+      String id = work.call(TaskSubjects.CREATE, new CreateTask(null, "bench task", ProviderKind.OLLAMA, "ollama", "qwen3:8b",
           null), owner).task().id();
       return created.add(new Created(owner, id));
     }));
     rows.add(run("append message (runner)", pool, clients, APPENDS_PER_CLIENT, paceMs,
         c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
-            c.appendTarget.run().id(), "assistant", "a reply of a few words", null, null),
+            c.appendTarget.run().id(), MessageRole.ASSISTANT, "a reply of a few words", null, null),
             WorkClient.RUNNER)));
     rows.add(run("read a 200-message page", pool, clients, PAGES_PER_CLIENT, paceMs, c -> {
       MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200), c.owner);

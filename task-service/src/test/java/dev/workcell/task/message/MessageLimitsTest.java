@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.PostMessage;
 import dev.workcell.contracts.task.TaskApi.StartRun;
@@ -14,6 +16,7 @@ import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,21 +70,24 @@ class MessageLimitsTest {
   @Test
   void modelAndProviderIdsHaveTheirOwnCodes() {
     assertThat(work.failure(TaskSubjects.CREATE,
-        new CreateTask(null, "hi", "openai", "p", "m".repeat(501), null), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
+        new CreateTask(null, "hi", ProviderKind.OPENAI, "p", "m".repeat(501), null), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
     assertThat(work.failure(TaskSubjects.CREATE,
-        new CreateTask(null, "hi", "openai", "p", "é".repeat(251), null), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
+        new CreateTask(null, "hi", ProviderKind.OPENAI, "p", "é".repeat(251), null), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
     assertThat(work.failure(TaskSubjects.CREATE,
-        new CreateTask(null, "hi", "openai", "p".repeat(201), "m", null), owner)).isEqualTo(ErrorCode.PROVIDER_ID_TOO_LONG);
+        new CreateTask(null, "hi", ProviderKind.OPENAI, "p".repeat(201), "m", null), owner)).isEqualTo(ErrorCode.PROVIDER_ID_TOO_LONG);
     assertThat(work.failure(TaskSubjects.CREATE,
-        new CreateTask(null, "hi", "bard", "p", "m", null), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
+        new CreateTask(null, "hi", null, "p", "m", null), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
+    // A kind outside the enum does not decode: the sender's error, never a 500.
+    assertThat(work.failureOfJson(TaskSubjects.CREATE,
+        Map.of("message", "hi", "providerKind", "bard", "providerId", "p", "model", "m"), owner)).isEqualTo(ErrorCode.MALFORMED_JSON);
     TaskCreated created = work.call(TaskSubjects.CREATE,
-        new CreateTask(null, "hi", "openai", "p".repeat(200), "m".repeat(500), null), owner);
+        new CreateTask(null, "hi", ProviderKind.OPENAI, "p".repeat(200), "m".repeat(500), null), owner);
     assertThat(created.run().model()).hasSize(500);
     assertThat(work.failure(TaskSubjects.UPDATE,
         new UpdateTask(created.task().id(), null, null, null, "x".repeat(501)), owner)).isEqualTo(ErrorCode.MODEL_ID_TOO_LONG);
   }
 
   private static CreateTask create(String message) {
-    return new CreateTask("limits", message, "ollama", "ollama", "qwen3:8b", null);
+    return new CreateTask("limits", message, ProviderKind.OLLAMA, "ollama", "qwen3:8b", null);
   }
 }

@@ -3,6 +3,7 @@ package dev.workcell.task.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
@@ -82,10 +83,10 @@ class MessagePagingTest {
     String runId = created.run().id();
 
     MessageView assistant = work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(taskId, runId, "assistant", "é".repeat(60_000), null, List.of()),
+        new AppendMessage(taskId, runId, MessageRole.ASSISTANT, "é".repeat(60_000), null, List.of()),
         WorkClient.RUNNER);
     MessageView tool = work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(taskId, runId, "tool", "x".repeat(50_000), "call-1", null),
+        new AppendMessage(taskId, runId, MessageRole.TOOL, "x".repeat(50_000), "call-1", null),
         WorkClient.RUNNER);
     ToolActivityView activity = work.call(TaskSubjects.RUNNER_TOOL,
         new RecordToolActivity(taskId, runId, "call-1", "run_command", "{\"command\":\"yes\"}", "ok", "y".repeat(30_000),
@@ -115,8 +116,7 @@ class MessagePagingTest {
     }
     Multi.createFrom().iterable(numbers)
         .onItem().transformToUniAndConcatenate(i -> nats.request(TaskSubjects.RUNNER_APPEND,
-            new AppendMessage(created.task().id(), created.run().id(), "assistant", content.apply(i), null, null),
-            WorkClient.RUNNER))
+            new AppendMessage(created.task().id(), created.run().id(), MessageRole.ASSISTANT, content.apply(i), null, null), WorkClient.RUNNER))
         .collect().asList().await().atMost(Duration.ofSeconds(120));
   }
 }

@@ -3,7 +3,9 @@ package dev.workcell.task.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.ModelContext;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
@@ -49,7 +51,7 @@ class ModelContextTest {
     assertThat(context.messages()).hasSize(30);
     assertThat(context.messages().get(0).content()).isEqualTo("assistant 10");
     assertThat(context.messages().get(29).content()).isEqualTo("assistant 39");
-    assertThat(context.runState()).isEqualTo("preparing");
+    assertThat(context.runState()).isEqualTo(RunState.PREPARING);
   }
 
   @Test
@@ -75,7 +77,7 @@ class ModelContextTest {
         .contains("checking again", "contents of a");
     assertThat(context.messages().stream().filter(m -> m.content().length() == 60_000)).hasSize(4);
     assertThat(context.droppedOrphans()).isGreaterThanOrEqualTo(1);
-    assertThat(context.messages().get(0).role()).isNotEqualTo("tool");
+    assertThat(context.messages().get(0).role()).isNotEqualTo(MessageRole.TOOL);
   }
 
   @Test
@@ -105,7 +107,7 @@ class ModelContextTest {
 
     PendingMessages pending = work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER);
     assertThat(pending.messages()).extracting(MessageView::content).containsExactly("also add a footer", "and a header");
-    assertThat(pending.runState()).isEqualTo("running");
+    assertThat(pending.runState()).isEqualTo(RunState.RUNNING);
     assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
 
     work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "one more"), owner);
@@ -120,7 +122,7 @@ class ModelContextTest {
 
   private void append(String role, String content, List<ToolCall> calls, String toolCallId) {
     work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(created.task().id(), created.run().id(), role, content, toolCallId, calls),
+        new AppendMessage(created.task().id(), created.run().id(), MessageRole.fromWire(role), content, toolCallId, calls),
         WorkClient.RUNNER);
   }
 }

@@ -8,6 +8,7 @@ import dev.workcell.contracts.provider.ProviderApi.PutProvider;
 import dev.workcell.contracts.provider.ProviderApi.ResolveProvider;
 import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.provider.ProviderView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
@@ -43,14 +44,13 @@ class MissingProviderKeyTest {
     Actor admin = work.admin();
     String id = "nokey-" + UUID.randomUUID();
 
-    ErrorCode refused = work.failure(ProviderSubjects.ADMIN_PUT, new PutProvider(id, "openai", "https://api.example.test/v1",
+    ErrorCode refused = work.failure(ProviderSubjects.ADMIN_PUT, new PutProvider(id, ProviderKind.OPENAI, "https://api.example.test/v1",
         "sk-" + UUID.randomUUID(), null), admin);
 
     assertThat(refused).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
     assertThat(sql.list("select count(*) from providers where id = ?1", Long.class, id).getFirst()).isZero();
     // A provider without a key (a local Ollama) needs no key file.
-    ProviderView keyless = work.call(ProviderSubjects.ADMIN_PUT,
-        new PutProvider(id, "ollama", "http://127.0.0.1:11434", null, null), admin);
+    ProviderView keyless = work.call(ProviderSubjects.ADMIN_PUT, new PutProvider(id, ProviderKind.OLLAMA, "http://127.0.0.1:11434", null, null), admin);
     assertThat(keyless.hasApiKey()).isFalse();
     assertThat(work.call(ProviderSubjects.RESOLVE, new ResolveProvider(id), WorkClient.RUNNER).apiKey()).isNull();
   }

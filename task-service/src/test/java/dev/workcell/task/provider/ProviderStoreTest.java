@@ -16,6 +16,7 @@ import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.provider.ProviderSummary;
 import dev.workcell.contracts.provider.ProviderView;
 import dev.workcell.contracts.task.AuditEntryView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
@@ -71,7 +72,7 @@ class ProviderStoreTest {
 
     ResolvedProvider resolved = work.call(ProviderSubjects.RESOLVE, new ResolveProvider(id), WorkClient.RUNNER);
     assertThat(resolved.apiKey()).isEqualTo(key);
-    assertThat(resolved.kind()).isEqualTo("openai");
+    assertThat(resolved.kind()).isEqualTo(ProviderKind.OPENAI);
     assertThat(resolved.models()).containsExactly("gpt-x");
     assertThat(resolved.toString()).doesNotContain(key);
 
@@ -109,7 +110,7 @@ class ProviderStoreTest {
     put(admin, id, "ollama", "http://127.0.0.1:11434", null, List.of("qwen3:8b", "gpt-oss:120b-cloud"));
     setMode("users");
     Actor user = work.account(Actor.Role.USER);
-    PutProvider request = new PutProvider(id, "ollama", "http://evil.test", null, null);
+    PutProvider request = new PutProvider(id, ProviderKind.OLLAMA, "http://evil.test", null, null);
 
     assertThat(work.failure(ProviderSubjects.ADMIN_PUT, request, user)).isEqualTo(ErrorCode.FORBIDDEN);
     assertThat(work.failure(ProviderSubjects.ADMIN_GET, new ProviderRef(id), user)).isEqualTo(ErrorCode.FORBIDDEN);
@@ -121,7 +122,7 @@ class ProviderStoreTest {
 
     ProviderSummary seen = work.call(ProviderSubjects.CATALOG, new ListProviders(), user).providers().stream()
         .filter(p -> p.id().equals(id)).findFirst().orElseThrow();
-    assertThat(seen.kind()).isEqualTo("ollama");
+    assertThat(seen.kind()).isEqualTo(ProviderKind.OLLAMA);
     assertThat(seen.remote()).isFalse();
     assertThat(seen.models()).extracting(m -> m.id() + "=" + m.remote()).containsExactly("qwen3:8b=false", "gpt-oss:120b-cloud=true");
     setMode("admins");
@@ -160,7 +161,7 @@ class ProviderStoreTest {
     String id = "moving-" + UUID.randomUUID();
     put(admin, id, "openai", "https://one.example.test/v1", "sk-" + UUID.randomUUID(), null);
 
-    assertThat(work.failure(ProviderSubjects.ADMIN_PUT, new PutProvider(id, "openai", "https://two.example.test/v1", null, null), admin))
+    assertThat(work.failure(ProviderSubjects.ADMIN_PUT, new PutProvider(id, ProviderKind.OPENAI, "https://two.example.test/v1", null, null), admin))
         .isEqualTo(ErrorCode.INVALID_REQUEST);
     ProviderView cleared = put(admin, id, "openai", "https://two.example.test/v1", "", null);
     assertThat(cleared.hasApiKey()).isFalse();
@@ -173,26 +174,29 @@ class ProviderStoreTest {
     record Case(PutProvider request, ErrorCode code) {}
     String ok = "https://api.example.test/v1";
     List<Case> cases = List.of(
-        new Case(new PutProvider("has space", "openai", ok, null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("x".repeat(201), "openai", ok, null, null), ErrorCode.PROVIDER_ID_TOO_LONG),
-        new Case(new PutProvider("p", "ollama_cloud", ok, null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "mistral", ok, null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", "ftp://api.example.test", null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", "https://user:pw@api.example.test", null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", "https://api.example.test/#frag", null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", "/v1", null, null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", ok, "k".repeat(4097), null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", ok, "line\r\nInjected: yes", null), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", ok, null, java.util.Collections.nCopies(201, "m")), ErrorCode.INVALID_REQUEST),
-        new Case(new PutProvider("p", "openai", ok, null, List.of("m".repeat(501))), ErrorCode.MODEL_ID_TOO_LONG));
+        new Case(new PutProvider("has space", ProviderKind.OPENAI, ok, null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("x".repeat(201), ProviderKind.OPENAI, ok, null, null), ErrorCode.PROVIDER_ID_TOO_LONG),
+        new Case(new PutProvider("p", ProviderKind.OLLAMA_CLOUD, ok, null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", null, ok, null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, "ftp://api.example.test", null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, "https://user:pw@api.example.test", null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, "https://api.example.test/#frag", null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, "/v1", null, null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, ok, "k".repeat(4097), null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, ok, "line\r\nInjected: yes", null), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, ok, null, java.util.Collections.nCopies(201, "m")), ErrorCode.INVALID_REQUEST),
+        new Case(new PutProvider("p", ProviderKind.OPENAI, ok, null, List.of("m".repeat(501))), ErrorCode.MODEL_ID_TOO_LONG));
     for (Case c : cases) {
       assertThat(work.failure(ProviderSubjects.ADMIN_PUT, c.request(), admin)).as(c.request().toString()).isEqualTo(c.code());
     }
+    // A kind outside the enum does not even decode: the sender's error, never a 500.
+    assertThat(work.failureOfJson(ProviderSubjects.ADMIN_PUT, java.util.Map.of("id", "p", "kind", "mistral", "baseUrl", ok), admin))
+        .isEqualTo(ErrorCode.MALFORMED_JSON);
     assertThat(sql.list("select count(*) from providers where id = 'p'", Long.class).getFirst()).isZero();
   }
 
   private ProviderView put(Actor actor, String id, String kind, String baseUrl, String key, List<String> models) {
-    return work.call(ProviderSubjects.ADMIN_PUT, new PutProvider(id, kind, baseUrl, key, models), actor);
+    return work.call(ProviderSubjects.ADMIN_PUT, new PutProvider(id, ProviderKind.fromWire(kind), baseUrl, key, models), actor);
   }
 
   private AccessChanged setMode(String mode) {

@@ -6,6 +6,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
@@ -16,6 +17,7 @@ import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.RunQueueFixture;
@@ -109,7 +111,7 @@ class RunConcurrencyTest {
     // Both runs were handed to agent-runner's work queue once committed.
     assertThat(runQueue.queued(taskId, created.run().id())).isTrue();
     assertThat(runQueue.queued(taskId, followUp.run().id())).isTrue();
-    assertThat(followUp.task().state()).isEqualTo("preparing");
+    assertThat(followUp.task().state()).isEqualTo(TaskState.PREPARING);
     MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(taskId, null, 0), owner);
     assertThat(page.messages()).extracting(MessageView::content).containsExactly("first instruction", "second instruction");
     assertThat(page.messages()).extracting(MessageView::runId).containsExactly(created.run().id(), followUp.run().id());
@@ -122,15 +124,15 @@ class RunConcurrencyTest {
     String runId = created.run().id();
 
     work.move(taskId, runId, "running");
-    assertThat(detail(taskId).task().state()).isEqualTo("running");
+    assertThat(detail(taskId).task().state()).isEqualTo(TaskState.RUNNING);
     RunView done = work.move(taskId, runId, "needs_input");
 
     assertThat(done.finishedAt()).isNotNull();
     TaskDetail detail = detail(taskId);
-    assertThat(detail.task().state()).isEqualTo("needs_input");
+    assertThat(detail.task().state()).isEqualTo(TaskState.NEEDS_INPUT);
     assertThat(detail.task().unread()).isTrue();
     assertThat(work.failure(TaskSubjects.RUNNER_TRANSITION,
-        new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, "running", null), WorkClient.RUNNER))
+        new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, RunState.RUNNING, null), WorkClient.RUNNER))
         .isEqualTo(ErrorCode.CONFLICT);
     assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), owner)
         .unread()).isFalse();
@@ -143,12 +145,12 @@ class RunConcurrencyTest {
 
     RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner);
 
-    assertThat(cancelled.run().state()).isEqualTo("needs_input");
-    assertThat(cancelled.task().state()).isEqualTo("needs_input");
+    assertThat(cancelled.run().state()).isEqualTo(RunState.NEEDS_INPUT);
+    assertThat(cancelled.task().state()).isEqualTo(TaskState.NEEDS_INPUT);
     assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "still there?"), owner))
         .isEqualTo(ErrorCode.NO_ACTIVE_RUN);
     assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner).run().state())
-        .isEqualTo("needs_input");
+        .isEqualTo(RunState.NEEDS_INPUT);
   }
 
   private TaskDetail detail(String taskId) {

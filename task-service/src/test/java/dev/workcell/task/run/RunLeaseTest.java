@@ -4,15 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.PreviewApi.SetPreview;
 import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
@@ -79,12 +82,12 @@ class RunLeaseTest {
     assertThat(mine.held()).isTrue();
     assertThat(mine.leaseExpiresAt()).isAfter(java.time.Instant.now().plusSeconds(30));
     assertThat(other.held()).isFalse();
-    assertThat(other.runState()).isEqualTo("running");
+    assertThat(other.runState()).isEqualTo(RunState.RUNNING);
     assertThat(beat(work, taskId, runId, "runner-a").held()).isTrue();
     work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner);
     LeaseState afterCancel = beat(work, taskId, runId, "runner-a");
     assertThat(afterCancel.held()).isFalse();
-    assertThat(afterCancel.runState()).isEqualTo("needs_input");
+    assertThat(afterCancel.runState()).isEqualTo(RunState.NEEDS_INPUT);
   }
 
   @Test
@@ -102,21 +105,21 @@ class RunLeaseTest {
 
     recovery.recover().await().atMost(PATIENCE);
 
-    assertThat(run(work, live).state()).isEqualTo("running");
-    assertThat(detail(work, owner, live).task().state()).isEqualTo("running");
-    assertThat(run(work, queued).state()).as("queued runs survive a restart").isEqualTo("preparing");
+    assertThat(run(work, live).state()).isEqualTo(RunState.RUNNING);
+    assertThat(detail(work, owner, live).task().state()).isEqualTo(TaskState.RUNNING);
+    assertThat(run(work, queued).state()).as("queued runs survive a restart").isEqualTo(RunState.PREPARING);
     RunView failed = run(work, lost);
-    assertThat(failed.state()).isEqualTo("failed");
+    assertThat(failed.state()).isEqualTo(RunState.FAILED);
     assertThat(failed.reason()).startsWith("runner_lost").isEqualTo(RunSweeper.RUNNER_LOST);
     assertThat(failed.finishedAt()).isNotNull();
-    assertThat(detail(work, owner, lost).task().state()).isEqualTo("failed");
+    assertThat(detail(work, owner, lost).task().state()).isEqualTo(TaskState.FAILED);
     assertThat(work.call(TaskSubjects.PREVIEW_GET, new TaskRef(lost.task().id()), owner).state())
         .isEqualTo("stopped");
     awaitStopped(lost.task().id());
     assertThat(sandbox.stopped(live.task().id())).isFalse();
     // The failed task takes a follow-up run on the same workspace.
     assertThat(work.call(TaskSubjects.RUN_START, new StartRun(lost.task().id(), "try again"), owner).run().state())
-        .isEqualTo("preparing");
+        .isEqualTo(RunState.PREPARING);
   }
 
   @Test
@@ -134,13 +137,13 @@ class RunLeaseTest {
 
     List<RunEvent> stream = events.untilDone(taskId, runId, PATIENCE); // the periodic sweeper, not a call here
     assertThat(stream).extracting(RunEvent::seq).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(stream.get(2).type()).isEqualTo("run_state");
+    assertThat(stream.get(2).type()).isEqualTo(RunEventType.RUN_STATE);
     assertThat(stream.get(3).data()).containsEntry("state", "failed").containsEntry("reason", RunSweeper.RUNNER_LOST);
-    assertThat(run(work, created).state()).isEqualTo("failed");
+    assertThat(run(work, created).state()).isEqualTo(RunState.FAILED);
     awaitStopped(taskId);
     LeaseState late = beat(work, taskId, runId, "runner-killed");
     assertThat(late.held()).as("a runner that comes back must stop driving").isFalse();
-    assertThat(late.runState()).isEqualTo("failed");
+    assertThat(late.runState()).isEqualTo(RunState.FAILED);
   }
 
   @Test
@@ -155,7 +158,7 @@ class RunLeaseTest {
     recovery.recover().await().atMost(PATIENCE);
 
     assertThat(renewed.held()).isTrue();
-    assertThat(run(work, created).state()).isEqualTo("running");
+    assertThat(run(work, created).state()).isEqualTo(RunState.RUNNING);
   }
 
   @Test
@@ -170,11 +173,11 @@ class RunLeaseTest {
 
     recovery.recover().await().atMost(PATIENCE);
 
-    assertThat(run(work, waiting).state()).isEqualTo("preparing");
+    assertThat(run(work, waiting).state()).isEqualTo(RunState.PREPARING);
     RunView failed = run(work, orphan);
-    assertThat(failed.state()).isEqualTo("failed");
+    assertThat(failed.state()).isEqualTo(RunState.FAILED);
     assertThat(failed.reason()).isEqualTo(RunSweeper.REQUEST_LOST);
-    assertThat(detail(work, owner, orphan).task().state()).isEqualTo("failed");
+    assertThat(detail(work, owner, orphan).task().state()).isEqualTo(TaskState.FAILED);
     assertThat(events.untilDone(orphan.task().id(), orphan.run().id(), PATIENCE).getLast().data()).containsEntry("state", "failed");
   }
 

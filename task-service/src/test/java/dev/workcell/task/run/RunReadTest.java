@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.RunDetail;
 import dev.workcell.contracts.task.TaskApi.RunStarted;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
+import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.support.WorkClient;
@@ -39,12 +41,12 @@ class RunReadTest {
     RunDetail older = work.call(TaskSubjects.RUN_GET, new GetRun(taskId, first), owner);
 
     assertThat(older.run().id()).isEqualTo(first);
-    assertThat(older.run().state()).isEqualTo("completed");
+    assertThat(older.run().state()).isEqualTo(RunState.COMPLETED);
     assertThat(older.run().finishedAt()).isNotNull();
     assertThat(older.task().id()).isEqualTo(taskId);
-    assertThat(older.task().state()).as("the task follows its latest run").isEqualTo("preparing");
+    assertThat(older.task().state()).as("the task follows its latest run").isEqualTo(TaskState.PREPARING);
     RunDetail latest = work.call(TaskSubjects.RUN_GET, new GetRun(taskId, followUp.run().id()), owner);
-    assertThat(latest.run().state()).isEqualTo("preparing");
+    assertThat(latest.run().state()).isEqualTo(RunState.PREPARING);
   }
 
   @Test

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Streams;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.messaging.NatsConnection;
@@ -52,13 +55,13 @@ class UnqueueableRunTest {
     Actor owner = work.account(Actor.Role.USER);
 
     ErrorCode refused = work.failure(TaskSubjects.CREATE,
-        new CreateTask("unqueued", "Build a page", "ollama", "ollama", "qwen3:8b", null), owner);
+        new CreateTask("unqueued", "Build a page", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null), owner);
 
     assertThat(refused).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
     TaskView task = work.call(TaskSubjects.LIST, new ListTasks(), owner).tasks().getFirst();
     TaskDetail detail = work.call(TaskSubjects.GET, new TaskRef(task.id()), owner);
-    assertThat(detail.task().state()).isEqualTo("failed");
-    assertThat(detail.latestRun().state()).isEqualTo("failed");
+    assertThat(detail.task().state()).isEqualTo(TaskState.FAILED);
+    assertThat(detail.latestRun().state()).isEqualTo(RunState.FAILED);
     assertThat(detail.latestRun().reason()).contains("could not be queued");
     assertThat(detail.latestRun().finishedAt()).isNotNull();
   }

@@ -3,8 +3,10 @@ package dev.workcell.task.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunControlApi.RunControl;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
 import io.nats.client.Message;
@@ -39,9 +41,9 @@ public class RunEndWatch {
       Message pushed = control.nextMessage(Duration.ofSeconds(2));
       assertThat(pushed).as("the runner is told at once, not at its next heartbeat").isNotNull();
       assertThat(codec.decode(pushed.getData(), RunControl.class))
-          .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, "cancelled"));
+          .isEqualTo(new RunControl(taskId, runId, RunControlApi.ENDED, RunState.CANCELLED));
       List<RunEvent> stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
-      assertThat(stream.getLast().type()).isEqualTo("done");
+      assertThat(stream.getLast().type()).isEqualTo(RunEventType.DONE);
       assertThat(stream.getLast().data()).containsEntry("state", "cancelled").containsEntry("reason", reason);
     } finally {
       control.unsubscribe();

@@ -4,6 +4,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.messaging.JetStreamPublisher;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
@@ -34,7 +35,7 @@ public class RunEventsReader {
 
   /** Publishes an event as the runner would. */
   public void runnerEmits(String taskId, String runId, long seq, String type, Map<String, Object> data) {
-    publisher.publish(Subjects.RUN_EVENTS, new RunEvent(taskId, runId, seq, type, System.currentTimeMillis(), data), RUNNER,
+    publisher.publish(Subjects.RUN_EVENTS, new RunEvent(taskId, runId, seq, RunEventType.fromWire(type), System.currentTimeMillis(), data), RUNNER,
             taskId, runId)
         .await().atMost(Duration.ofSeconds(5));
   }
@@ -52,7 +53,7 @@ public class RunEventsReader {
         }
         RunEvent event = codec.decode(message.getData(), RunEvent.class);
         events.add(event);
-        if (event.type().equals("done")) {
+        if (event.type() == RunEventType.DONE) {
           return events;
         }
       }

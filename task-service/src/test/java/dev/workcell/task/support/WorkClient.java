@@ -11,6 +11,10 @@ import dev.workcell.contracts.account.EnsureAccount;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.subject.Subject;
+import java.util.Map;
+import java.util.Set;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
@@ -46,6 +50,16 @@ public final class WorkClient {
     return caught[0].code();
   }
 
+  /**
+   * The stable code a body of free JSON fails with on {@code subject}: what a sender that does not
+   * use the contract's records (a value outside an enum, say) gets back.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public ErrorCode failureOfJson(Subject<?, ?> subject, Map<String, ?> json, Actor actor) {
+    Subject<Map, Object> raw = new Subject<>(subject.name(), Map.class, Object.class, subject.server(), Set.of());
+    return failure(raw, (Map) json, actor);
+  }
+
   /** The stable code a listed request fails with; fails the test when it succeeds. */
   public <Q> ErrorCode failure(Call<Q> call, Actor actor) {
     return failure(call.subject(), call.body(), actor);
@@ -63,7 +77,7 @@ public final class WorkClient {
   }
 
   public TaskCreated createTask(Actor owner, String message) {
-    return call(TaskSubjects.CREATE, new CreateTask(null, message, "ollama", "ollama", "qwen3:8b", null), owner);
+    return call(TaskSubjects.CREATE, new CreateTask(null, message, ProviderKind.OLLAMA, "ollama", "qwen3:8b", null), owner);
   }
 
   public TaskCreated createTask(Actor owner) {
@@ -72,8 +86,9 @@ public final class WorkClient {
 
   /** The runner moves a run (service actor). */
   public RunView move(String taskId, String runId, String state) {
-    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, state, "test"), RUNNER);
-    assertThat(run.state()).isEqualTo(state);
+    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, RunState.fromWire(state), "test"),
+        RUNNER);
+    assertThat(run.state()).isEqualTo(RunState.fromWire(state));
     return run;
   }
 }

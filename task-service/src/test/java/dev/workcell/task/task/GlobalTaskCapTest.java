@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsRequester;
@@ -55,9 +56,9 @@ class GlobalTaskCapTest {
 
     work.createTask(first);
 
-    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask(null, "one more", "ollama", "ollama", "qwen3:8b", null), second))
+    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask(null, "one more", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null), second))
         .isEqualTo(ErrorCode.TOO_MANY_TASKS);
-    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask(null, "and mine", "ollama", "ollama", "qwen3:8b", null), first))
+    assertThat(work.failure(TaskSubjects.CREATE, new CreateTask(null, "and mine", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null), first))
         .isEqualTo(ErrorCode.TOO_MANY_TASKS);
   }
 }

@@ -7,6 +7,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -18,6 +19,7 @@ import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskList;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskApi.UpdateTask;
+import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
 import dev.workcell.contracts.task.TaskView;
@@ -68,7 +70,7 @@ class OwnerIsolationTest {
     requests.add(Call.of(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(id, null, null, 0)));
     requests.add(Call.of(TaskSubjects.APPROVALS, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(id, true)));
-    requests.add(Call.of(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, missing, "deny")));
+    requests.add(Call.of(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(id, missing, ApprovalDecision.DENY)));
     requests.add(Call.of(TaskSubjects.APPROVAL_RULE_DELETE, new DeleteApprovalRule(id, missing)));
     requests.add(Call.of(TaskSubjects.TICKET_ISSUE, new IssueTicket(id, "terminal")));
     requests.add(Call.of(TaskSubjects.PREVIEW_GET, new TaskRef(id)));
@@ -78,7 +80,7 @@ class OwnerIsolationTest {
     // Nothing changed for the owner.
     TaskView mine = work.call(TaskSubjects.GET, new TaskRef(id), owner).task();
     assertThat(mine.title()).isEqualTo(created.task().title());
-    assertThat(mine.state()).isEqualTo("preparing");
+    assertThat(mine.state()).isEqualTo(TaskState.PREPARING);
   }
 
   @Test

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
 import dev.workcell.contracts.task.TaskApi.StartRun;
@@ -62,7 +65,7 @@ class TaskDeletionTest {
     TaskDetail kept = work.call(TaskSubjects.GET, new TaskRef(taskId), owner);
     assertThat(kept.task().decommissioning()).isTrue();
     assertThat(kept.task().decommissionError()).contains("service_unavailable").contains("docker engine unreachable");
-    assertThat(kept.latestRun().state()).isEqualTo("cancelled");
+    assertThat(kept.latestRun().state()).isEqualTo(RunState.CANCELLED);
     assertThat(kept.messages().messages()).isNotEmpty();
     assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(taskId, "more"), owner))
         .isEqualTo(ErrorCode.TASK_DECOMMISSIONING);
@@ -80,7 +83,7 @@ class TaskDeletionTest {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
     String runId = created.run().id();
-    work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(taskId, runId, "assistant", "done", null, null), WorkClient.RUNNER);
+    work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(taskId, runId, MessageRole.ASSISTANT, "done", null, null), WorkClient.RUNNER);
     work.call(TaskSubjects.RUNNER_TOOL, new RecordToolActivity(taskId, runId, "c1", "list_files", "{}", "ok", "a", false),
         WorkClient.RUNNER);
 

@@ -6,6 +6,7 @@ import dev.workcell.agent.run.config.AgentSettings;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.agent.run.tool.ToolInvocation;
 import dev.workcell.agent.run.tool.WorkspaceTools;
+import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
 import dev.workcell.contracts.task.RunnerApi.RequestApproval;
@@ -57,7 +58,7 @@ public class ApprovalGate {
     ApprovalView approval = request(TaskSubjects.RUNNER_APPROVAL_REQUEST, new RequestApproval(run.taskId(), run.runId(), call.call().id(),
         call.name(), program(call), summary(call)));
     boolean announced = false;
-    while ("pending".equals(approval.state())) {
+    while (approval.state() == ApprovalState.PENDING) {
       if (!announced) {
         onPending.run();
         announced = true;

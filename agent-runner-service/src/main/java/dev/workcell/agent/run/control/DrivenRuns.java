@@ -109,7 +109,7 @@ public class DrivenRuns {
   /** Asks task-service whether the run really ended, and stops it if so. */
   private void confirmEnded(RunSignals signals) {
     try {
-      RunState state = RunState.fromWire(tasks.spec(signals.ref()).run().state());
+      RunState state = tasks.spec(signals.ref()).run().state();
       if (!state.active()) {
         signals.end(state, "the run was " + state.wire() + " in task-service");
       }

@@ -50,7 +50,7 @@ public class LeaseKeeper {
     try {
       LeaseState lease = tasks.heartbeat(signals.ref(), runs.runnerId());
       if (!lease.held()) {
-        RunState state = RunState.fromWire(lease.runState());
+        RunState state = lease.runState();
         Log.infof("run %s: lease not held (run %s); stopping", signals.ref().runId(), state.wire());
         signals.end(state.active() ? RunState.FAILED : state, state.active()
             ? "another runner holds the run" : "the run was " + state.wire() + " in task-service");

@@ -43,7 +43,7 @@ public final class RunEventStream {
       body.put((String) data[i], data[i + 1]);
     }
     long next = ++seq;
-    RunEvent event = new RunEvent(taskId, runId, next, type.wire(), System.currentTimeMillis(), body);
+    RunEvent event = new RunEvent(taskId, runId, next, type, System.currentTimeMillis(), body);
     // Subscribing sends at once on this thread, so the send order is the seq order.
     inFlight.addLast(publisher.publish(Subjects.RUN_EVENTS, event, TaskServiceClient.RUNNER, taskId, runId).subscribeAsCompletionStage()
         .whenComplete((ack, failure) -> {

@@ -29,7 +29,7 @@ public class RunStreamEnd {
   public boolean endsWithDone(String taskId, String runId) {
     try {
       var last = nats.connection().jetStreamManagement().getLastMessage(Streams.RUN_EVENTS.name(), Subjects.runEvents(taskId, runId));
-      return RunEventType.DONE.wire().equals(codec.decode(last.getData(), RunEvent.class).type());
+      return codec.decode(last.getData(), RunEvent.class).type() == RunEventType.DONE;
     } catch (JetStreamApiException e) {
       if (e.getApiErrorCode() != NO_MESSAGE_FOUND) {
         Log.warnf("run %s: last event not readable: %s", runId, e.getMessage());

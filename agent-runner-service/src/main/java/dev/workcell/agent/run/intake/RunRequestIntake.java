@@ -143,13 +143,13 @@ public class RunRequestIntake {
     try {
       RunRef ref = codec.decode(message.getData(), RunRef.class);
       spec = tasks.spec(ref);
-      if (!RunState.PREPARING.wire().equals(spec.run().state())) {
-        Log.infof("run %s is %s; request dropped", ref.runId(), spec.run().state());
+      if (spec.run().state() != RunState.PREPARING) {
+        Log.infof("run %s is %s; request dropped", ref.runId(), spec.run().state().wire());
         message.ack();
         slots.release();
         return;
       }
-      tasks.transition(ref, RunState.RUNNING.wire(), null);
+      tasks.transition(ref, RunState.RUNNING, null);
     } catch (RuntimeException e) {
       slots.release();
       if (e instanceof WorkcellException known && (known.code() == ErrorCode.SERVICE_UNAVAILABLE

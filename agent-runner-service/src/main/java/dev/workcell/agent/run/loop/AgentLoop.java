@@ -29,10 +29,10 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
-import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
@@ -109,7 +109,7 @@ public class AgentLoop {
       if (signals.ended() != null) {
         throw new RunEndedElsewhere();
       }
-      ProviderRoute route = new ProviderRoute(ProviderKind.fromWire(spec.run().providerKind()), spec.run().providerId(),
+      ProviderRoute route = new ProviderRoute(spec.run().providerKind(), spec.run().providerId(),
           spec.run().model());
       events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "providerKind", route.kind().wire(),
           "providerId", route.effectiveProviderId(), "model", route.model(), "remote", route.remote());
@@ -135,7 +135,7 @@ public class AgentLoop {
   /** The run's state in task-service if it already ended there (cancelled by its owner, lease lost). */
   private Optional<RunOutcome> endedElsewhere(RunRef ref) {
     try {
-      RunState state = RunState.fromWire(tasks.spec(ref).run().state());
+      RunState state = tasks.spec(ref).run().state();
       return state.active() ? Optional.empty()
           : Optional.of(new RunOutcome(state, "the run was " + state.wire() + " in task-service", true));
     } catch (RuntimeException e) {
@@ -163,7 +163,7 @@ public class AgentLoop {
     records.drain(); // usage and tool activity too
     if (!outcome.elsewhere()) {
       try {
-        tasks.transition(ref, outcome.state().wire(), outcome.reason());
+        tasks.transition(ref, outcome.state(), outcome.reason());
       } catch (WorkcellException e) {
         // conflict: the run ended in task-service while the last round ran; that end stands.
         Log.infof("run %s: final transition to %s refused: %s", ref.runId(), outcome.state().wire(), e.getMessage());
@@ -286,12 +286,12 @@ public class AgentLoop {
       appends.settle(); // the run's messages so far are stored before the ones posted meanwhile are handed over
       lastPendingAsk = System.nanoTime();
       PendingMessages pending = tasks.pending(ref);
-      RunState state = RunState.fromWire(pending.runState());
+      RunState state = pending.runState();
       if (!state.active()) {
         return new RunOutcome(state, "the run was " + state.wire() + " in task-service", true);
       }
       for (MessageView message : pending.messages()) {
-        if (MessageRole.USER.wire().equals(message.role())) {
+        if (message.role() == MessageRole.USER) {
           conversation.add(ChatMessage.user(message.content()));
         }
       }
@@ -328,7 +328,7 @@ public class AgentLoop {
     }
 
     private void persistAssistant(String text, List<ToolCall> calls) {
-      appends.append(MessageRole.ASSISTANT.wire(), text, null, calls);
+      appends.append(MessageRole.ASSISTANT, text, null, calls);
       conversation.add(ChatMessage.assistant(text, calls));
     }
 
@@ -365,9 +365,9 @@ public class AgentLoop {
             if (signals.ended() != null) {
               return BatchEnd.CANCELLED; // the command was stopped; task-service refuses records of an ended run
             }
-          } else if ("denied".equals(approval.state())) {
+          } else if (approval.state() == ApprovalState.DENIED) {
             outcome = new ToolOutcome("denied", "The owner denied this action; it did not run. Choose another way or ask.", false);
-          } else if ("pending".equals(approval.state())) {
+          } else if (approval.state() == ApprovalState.PENDING) {
             end = BatchEnd.CANCELLED;
             outcome = ToolOutcome.error("Not run: the run was cancelled while the action waited for approval.");
           } else {
@@ -379,7 +379,7 @@ public class AgentLoop {
           return end; // task-service refuses records for an ended run
         }
         records.activity(call, outcome.status(), outcome.output(), outcome.truncated());
-        appends.append(MessageRole.TOOL.wire(), outcome.output(), call.id(), List.of());
+        appends.append(MessageRole.TOOL, outcome.output(), call.id(), List.of());
         events.emit(RunEventType.TOOL_RESULT, "id", call.id(), "name", call.name(), "status", outcome.status(),
             "output", bounded(outcome.output()), "truncated", outcome.truncated());
         conversation.add(ChatMessage.tool(call.id(), Objects.requireNonNullElse(outcome.output(), "")));

@@ -1,6 +1,7 @@
 package dev.workcell.agent.run.loop;
 
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.ToolCall;
 import io.quarkus.logging.Log;
@@ -36,7 +37,7 @@ final class ConversationAppends {
   }
 
   /** Queues one message after the ones before it; throws at once if an earlier one was refused. */
-  void append(String role, String content, String toolCallId, List<ToolCall> toolCalls) {
+  void append(MessageRole role, String content, String toolCallId, List<ToolCall> toolCalls) {
     if (queued.get() >= MAX_QUEUED) {
       settle(); // task-service is slower than the rounds: wait rather than queue without bound
     }

@@ -1,7 +1,6 @@
 package dev.workcell.agent.run.loop;
 
 import dev.workcell.agent.run.provider.ChatMessage;
-import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +13,10 @@ final class ConversationMapper {
   static List<ChatMessage> toChat(List<MessageView> messages) {
     List<ChatMessage> chat = new ArrayList<>();
     for (MessageView message : messages) {
-      MessageRole role;
-      try {
-        role = MessageRole.fromWire(message.role());
-      } catch (RuntimeException e) {
+      if (message.role() == null) {
         continue;
       }
-      switch (role) {
+      switch (message.role()) {
         case USER -> chat.add(ChatMessage.user(message.content()));
         case ASSISTANT -> chat.add(ChatMessage.assistant(message.content(), message.toolCalls()));
         case TOOL -> chat.add(ChatMessage.tool(message.toolCallId(), message.content()));

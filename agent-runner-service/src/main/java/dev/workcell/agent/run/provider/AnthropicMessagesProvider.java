@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
 import java.io.IOException;
@@ -69,7 +70,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
     ArrayNode messages = body.putArray("messages");
     ObjectNode turn = null;
     for (ChatMessage message : request.messages()) {
-      String role = message.role().equals("assistant") ? "assistant" : "user";
+      String role = message.role() == MessageRole.ASSISTANT ? "assistant" : "user";
       // Consecutive same-role turns (tool results after tool results, a steer after a result) merge.
       if (turn == null || !turn.path("role").asText().equals(role)) {
         turn = messages.addObject().put("role", role);
@@ -77,9 +78,9 @@ public final class AnthropicMessagesProvider implements ModelProvider {
       }
       ArrayNode content = (ArrayNode) turn.get("content");
       switch (message.role()) {
-        case "tool" -> content.addObject().put("type", "tool_result").put("tool_use_id", message.toolCallId())
+        case TOOL -> content.addObject().put("type", "tool_result").put("tool_use_id", message.toolCallId())
             .put("content", message.content());
-        case "assistant" -> {
+        case ASSISTANT -> {
           if (message.content() != null && !message.content().isBlank()) {
             content.addObject().put("type", "text").put("text", message.content());
           }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
 import java.io.IOException;
@@ -76,20 +77,20 @@ public final class GeminiProvider implements ModelProvider {
     ArrayNode contents = body.putArray("contents");
     ObjectNode turn = null;
     for (ChatMessage message : request.messages()) {
-      String role = message.role().equals("assistant") ? "model" : "user";
+      String role = message.role() == MessageRole.ASSISTANT ? "model" : "user";
       if (turn == null || !turn.path("role").asText().equals(role)) {
         turn = contents.addObject().put("role", role);
         turn.putArray("parts");
       }
       ArrayNode parts = (ArrayNode) turn.get("parts");
       switch (message.role()) {
-        case "tool" -> {
+        case TOOL -> {
           ObjectNode response = parts.addObject().putObject("functionResponse");
           response.put("id", message.toolCallId());
           response.put("name", names.getOrDefault(message.toolCallId(), "unknown"));
           response.putObject("response").put("result", message.content());
         }
-        case "assistant" -> {
+        case ASSISTANT -> {
           if (message.content() != null && !message.content().isBlank()) {
             parts.addObject().put("text", message.content());
           }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
 import java.io.IOException;
@@ -73,8 +74,8 @@ public final class OllamaChatProvider implements ModelProvider {
     ArrayNode messages = body.putArray("messages");
     messages.addObject().put("role", "system").put("content", request.system());
     for (ChatMessage message : request.messages()) {
-      ObjectNode node = messages.addObject().put("role", message.role()).put("content", message.content() == null ? "" : message.content());
-      if (message.role().equals("tool") && names.containsKey(message.toolCallId())) {
+      ObjectNode node = messages.addObject().put("role", message.role().wire()).put("content", message.content() == null ? "" : message.content());
+      if (message.role() == MessageRole.TOOL && names.containsKey(message.toolCallId())) {
         node.put("tool_name", names.get(message.toolCallId()));
       }
       if (message.hasToolCalls()) {

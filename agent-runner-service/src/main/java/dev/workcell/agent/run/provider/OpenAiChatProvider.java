@@ -61,10 +61,10 @@ public final class OpenAiChatProvider implements ModelProvider {
     ArrayNode messages = body.putArray("messages");
     messages.addObject().put("role", "system").put("content", request.system());
     for (ChatMessage message : request.messages()) {
-      ObjectNode node = messages.addObject().put("role", message.role());
+      ObjectNode node = messages.addObject().put("role", message.role().wire());
       switch (message.role()) {
-        case "tool" -> node.put("tool_call_id", message.toolCallId()).put("content", message.content());
-        case "assistant" -> {
+        case TOOL -> node.put("tool_call_id", message.toolCallId()).put("content", message.content());
+        case ASSISTANT -> {
           node.put("content", message.content() == null ? "" : message.content());
           if (message.hasToolCalls()) {
             ArrayNode calls = node.putArray("tool_calls");

@@ -60,8 +60,8 @@ public class ProviderRegistry {
 
   /** The environment providers as Work users may see them: ids and kinds, no URLs or keys. */
   public List<ProviderSummary> environmentSummaries() {
-    return environment.stream().map(c -> new ProviderSummary(c.provider().id(), c.kind().wire(), "environment",
-        ProviderRules.remoteKind(c.kind().wire()), List.of())).toList();
+    return environment.stream().map(c -> new ProviderSummary(c.provider().id(), c.kind(), "environment",
+        ProviderRules.remoteKind(c.kind()), List.of())).toList();
   }
 
   /** The provider of exactly this route, read fresh, or a coded failure ({@code provider_not_found}, …). */
@@ -75,7 +75,7 @@ public class ProviderRegistry {
       return fixed.get().provider();
     }
     ResolvedProvider configured = admin.resolve(id);
-    ProviderKind kind = ProviderKind.fromWire(configured.kind());
+    ProviderKind kind = configured.kind();
     ModelProvider provider = ProviderAdapters.create(kind, configured.id(), configured.baseUrl(),
         Optional.ofNullable(configured.apiKey()), maxOutputTokens, http);
     if (!provider.serves(route.kind())) {

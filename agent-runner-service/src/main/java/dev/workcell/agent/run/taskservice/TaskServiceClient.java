@@ -5,9 +5,11 @@ import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.agent.run.config.AgentSettings;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.RunnerApi.AddUsage;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
@@ -45,7 +47,7 @@ public class TaskServiceClient {
     return call(TaskSubjects.RUNNER_RUN, run);
   }
 
-  public RunView transition(RunRef run, String state, String reason) {
+  public RunView transition(RunRef run, RunState state, String reason) {
     return call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(run.taskId(), run.runId(), state, reason));
   }
 
@@ -61,7 +63,7 @@ public class TaskServiceClient {
     return call(TaskSubjects.RUNNER_PENDING, run);
   }
 
-  public MessageView append(RunRef run, String role, String content, String toolCallId, List<ToolCall> toolCalls) {
+  public MessageView append(RunRef run, MessageRole role, String content, String toolCallId, List<ToolCall> toolCalls) {
     return call(TaskSubjects.RUNNER_APPEND, new AppendMessage(run.taskId(), run.runId(), role, content, toolCallId, toolCalls));
   }
 

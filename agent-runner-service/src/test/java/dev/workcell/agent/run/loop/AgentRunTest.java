@@ -9,8 +9,10 @@ import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.contracts.task.MessageRole;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -52,21 +54,21 @@ class AgentRunTest {
     assertThat(run.state()).isEqualTo("completed");
     assertThat(run.transitions).containsExactly("running", "completed");
     List<RunEvent> events = harness.events(run);
-    List<String> types = events.stream().map(RunEvent::type).toList();
+    List<RunEventType> types = events.stream().map(RunEvent::type).toList();
     assertThat(events.stream().mapToLong(RunEvent::seq)).containsExactlyElementsOf(LongStream.rangeClosed(1, events.size()).boxed().toList());
-    assertThat(events.getFirst().type()).isEqualTo("run_state");
+    assertThat(events.getFirst().type()).isEqualTo(RunEventType.RUN_STATE);
     assertThat(events.getFirst().data()).containsEntry("state", "running");
-    assertThat(types).contains("skill_loaded", "usage");
-    int firstCall = types.indexOf("tool_call");
-    int firstResult = types.indexOf("tool_result");
-    int lastDelta = types.lastIndexOf("assistant_delta");
+    assertThat(types).contains(RunEventType.SKILL_LOADED, RunEventType.USAGE);
+    int firstCall = types.indexOf(RunEventType.TOOL_CALL);
+    int firstResult = types.indexOf(RunEventType.TOOL_RESULT);
+    int lastDelta = types.lastIndexOf(RunEventType.ASSISTANT_DELTA);
     assertThat(firstCall).isPositive().isLessThan(firstResult);
-    assertThat(lastDelta).isGreaterThan(types.lastIndexOf("tool_result"));
-    assertThat(events.getLast().type()).isEqualTo("done");
+    assertThat(lastDelta).isGreaterThan(types.lastIndexOf(RunEventType.TOOL_RESULT));
+    assertThat(events.getLast().type()).isEqualTo(RunEventType.DONE);
     assertThat(events.getLast().data()).containsEntry("state", "completed");
-    assertThat(events.stream().filter(e -> e.type().equals("tool_call")).map(e -> e.data().get("name")))
+    assertThat(events.stream().filter(e -> e.type() == RunEventType.TOOL_CALL).map(e -> e.data().get("name")))
         .containsExactly("write_file", "run_command");
-    String streamedText = events.stream().filter(e -> e.type().equals("assistant_delta")).map(e -> (String) e.data().get("text"))
+    String streamedText = events.stream().filter(e -> e.type() == RunEventType.ASSISTANT_DELTA).map(e -> (String) e.data().get("text"))
         .reduce("", String::concat);
     assertThat(streamedText).endsWith(ScriptedModels.FINAL_TEXT);
 
@@ -80,12 +82,13 @@ class AgentRunTest {
     assertThat(exec.command()).isEqualTo("ls");
     assertThat(exec.sandbox().taskId()).isEqualTo(run.task.id());
 
-    assertThat(run.appended).extracting(a -> a.role()).containsExactly("assistant", "tool", "assistant", "tool", "assistant");
+    assertThat(run.appended).extracting(a -> a.role()).containsExactly(MessageRole.ASSISTANT, MessageRole.TOOL, MessageRole.ASSISTANT,
+        MessageRole.TOOL, MessageRole.ASSISTANT);
     assertThat(run.appended.getLast().content()).isEqualTo(ScriptedModels.FINAL_TEXT);
     assertThat(run.activity).extracting(a -> a.status()).containsExactly("running", "ok", "running", "ok");
     // Fixture servers number calls per response (call_0 every round) as some real ones do: the run's ids stay unique.
     assertThat(run.activity.stream().map(a -> a.toolCallId()).distinct()).hasSize(2);
-    assertThat(events.stream().filter(e -> e.type().equals("tool_call")).map(e -> e.data().get("id")).distinct()).hasSize(2);
+    assertThat(events.stream().filter(e -> e.type() == RunEventType.TOOL_CALL).map(e -> e.data().get("id")).distinct()).hasSize(2);
     assertThat(run.usage).hasSize(3);
     assertThat(ScriptedModels.received(model)).hasSize(3).allMatch(ScriptedModels.Received::toolsOffered);
   }
@@ -104,7 +107,7 @@ class AgentRunTest {
     FixtureRun run = harness.runToEnd(harness.prepare("openai", null, "overloaded-" + UUID.randomUUID()), RUN_DEADLINE);
 
     assertThat(run.state()).isEqualTo("failed");
-    RunEvent error = harness.events(run).stream().filter(e -> e.type().equals("error")).findFirst().orElseThrow();
+    RunEvent error = harness.events(run).stream().filter(e -> e.type() == RunEventType.ERROR).findFirst().orElseThrow();
     assertThat(error.data()).containsEntry("code", "provider_error");
     assertThat((String) error.data().get("message")).contains("529").contains("overloaded").doesNotContain("sk-test-openai");
     assertThat(run.run.reason()).doesNotContain("sk-test-openai");
@@ -118,7 +121,7 @@ class AgentRunTest {
     assertThat(run.state()).isEqualTo("failed");
     assertThat(ScriptedModels.received(model)).isEmpty();
     List<RunEvent> events = harness.events(run);
-    RunEvent error = events.stream().filter(e -> e.type().equals("error")).findFirst().orElseThrow();
+    RunEvent error = events.stream().filter(e -> e.type() == RunEventType.ERROR).findFirst().orElseThrow();
     assertThat(error.data()).containsEntry("code", "model_lacks_tools");
     assertThat(events.getLast().data()).containsEntry("state", "failed");
   }
@@ -193,7 +196,7 @@ class AgentRunTest {
     assertThat(run.pendingCalls()).isBetween(1, 1 + (int) (elapsedMs / 2_000));
     // Every message of the run is stored, in the order the model produced them.
     assertThat(run.appended.stream().map(a -> a.role()).toList())
-        .isEqualTo(IntStream.range(0, 41).mapToObj(i -> i % 2 == 0 ? "assistant" : "tool").toList());
+        .isEqualTo(IntStream.range(0, 41).mapToObj(i -> i % 2 == 0 ? MessageRole.ASSISTANT : MessageRole.TOOL).toList());
     assertThat(run.appended.getLast().content()).isEqualTo("done");
   }
 
@@ -229,6 +232,6 @@ class AgentRunTest {
     assertThat(ScriptedModels.received(model).size()).isBetween(2, 3);
     List<RunEvent> events = harness.events(run);
     assertThat(events.getLast().data()).containsEntry("state", "needs_input");
-    assertThat(events).filteredOn(e -> e.type().equals("done")).hasSize(1);
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.DONE).hasSize(1);
   }
 }

@@ -8,6 +8,7 @@ import dev.workcell.agent.run.fixture.SandboxFixture;
 import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -48,7 +49,7 @@ class RoundBudgetTest {
     assertThat(run.state()).isEqualTo("needs_input");
     assertThat(run.appended.getLast().content()).isEqualTo(ScriptedModels.HANDOFF_TEXT);
     List<RunEvent> events = harness.events(run);
-    assertThat(events.stream().filter(e -> e.type().equals("tool_call"))).hasSize(13);
+    assertThat(events.stream().filter(e -> e.type() == RunEventType.TOOL_CALL)).hasSize(13);
     assertThat(events.getLast().data()).containsEntry("state", "needs_input");
   }
 

@@ -9,6 +9,7 @@ import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.RunCommand;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -59,7 +60,7 @@ class RunCancelTest {
     assertThat(ScriptedModels.received(model)).as("no round after the cancel").hasSize(1);
     assertThat(run.activity).extracting(a -> a.status()).containsExactly("running");
     List<RunEvent> events = harness.events(run);
-    assertThat(events).filteredOn(e -> e.type().equals("done")).hasSize(1);
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.DONE).hasSize(1);
     assertThat(events.getLast().data()).containsEntry("state", "needs_input").containsEntry("reason", "cancelled by the owner");
   }
 
@@ -119,7 +120,7 @@ class RunCancelTest {
     assertThat(run.transitions).containsExactly("running");
     assertThat(ScriptedModels.received(model)).hasSize(1);
     List<RunEvent> events = harness.events(run);
-    assertThat(events).filteredOn(e -> e.type().equals("done")).hasSize(1);
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.DONE).hasSize(1);
     assertThat(events.getLast().data()).containsEntry("state", "failed");
   }
 

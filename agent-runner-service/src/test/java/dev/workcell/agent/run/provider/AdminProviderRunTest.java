@@ -9,6 +9,7 @@ import dev.workcell.agent.run.fixture.RunHarness;
 import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -83,7 +84,7 @@ class AdminProviderRunTest {
     assertThat(ScriptedModels.received(model)).hasSize(1);
     assertThat(ScriptedModels.credentials(model)).containsExactly(key);
     List<RunEvent> events = harness.events(run);
-    assertThat(events).filteredOn(e -> e.type().equals("error")).singleElement()
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.ERROR).singleElement()
         .satisfies(e -> assertThat(e.data()).containsEntry("code", "provider_not_found"));
     assertThat(events.getLast().data()).containsEntry("state", "failed");
   }

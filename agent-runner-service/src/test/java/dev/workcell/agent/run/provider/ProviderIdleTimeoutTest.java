@@ -8,6 +8,7 @@ import dev.workcell.agent.run.fixture.SandboxFixture;
 import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.WriteFile;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -54,7 +55,7 @@ class ProviderIdleTimeoutTest {
     assertThat(run.state()).isEqualTo("failed");
     assertThat(run.run.reason()).isEqualTo("no data from the provider for 1 s");
     List<RunEvent> events = harness.events(run);
-    assertThat(events).filteredOn(e -> e.type().equals("error")).singleElement()
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.ERROR).singleElement()
         .satisfies(e -> assertThat(e.data()).containsEntry("code", "provider_error")
             .containsEntry("message", "no data from the provider for 1 s"));
     assertThat(events.getLast().data()).containsEntry("state", "failed").containsEntry("reason", "no data from the provider for 1 s");

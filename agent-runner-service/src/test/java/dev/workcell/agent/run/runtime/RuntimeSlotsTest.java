@@ -8,6 +8,7 @@ import dev.workcell.agent.run.fixture.SandboxFixture;
 import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.RunCommand;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -64,7 +65,7 @@ class RuntimeSlotsTest {
     assertThat(sandbox.slotRequests(run.task.id())).startsWith("hold " + run.run.id() + " wait=0", "hold " + run.run.id() + " wait=1500");
     List<RunEvent> events = harness.events(run);
     assertThat(events).anySatisfy(e -> assertThat(e.data()).containsEntry("awaiting", "runtime"));
-    assertThat(events).noneMatch(e -> e.type().equals("tool_result"));
+    assertThat(events).noneMatch(e -> e.type() == RunEventType.TOOL_RESULT);
     assertThat(events.getLast().data()).containsEntry("state", "needs_input");
   }
 

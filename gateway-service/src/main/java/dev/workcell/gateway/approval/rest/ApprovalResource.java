@@ -6,6 +6,7 @@ import dev.workcell.contracts.task.ApprovalApi.ApprovalsState;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
@@ -22,7 +23,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -31,8 +31,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "approvals")
 public class ApprovalResource {
-
-  private static final Set<String> DECISIONS = Set.of("allow_once", "always_allow", "deny");
 
   private final CallerRequests caller;
 
@@ -65,10 +63,8 @@ public class ApprovalResource {
   @Operation(operationId = "decideApproval", summary = "Allow once, always allow, or deny a pending approval")
   public Uni<ApprovalView> decide(@PathParam("taskId") String taskId, @PathParam("approvalId") String approvalId,
       DecisionRequest body) {
-    String decision = Inputs.body(body).decision();
-    if (decision == null || !DECISIONS.contains(decision)) {
-      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "decision must be allow_once, always_allow or deny");
-    }
+    ApprovalDecision decision = ApprovalDecision.ownerChoice(Inputs.body(body).decision()).orElseThrow(
+        () -> new WorkcellException(ErrorCode.INVALID_REQUEST, "decision must be allow_once, always_allow or deny"));
     return caller.ask(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(Inputs.id(taskId), Inputs.id(approvalId), decision));
   }
 

@@ -96,7 +96,7 @@ final class RunEventStream {
       Log.warnf("skipping undecodable run event on %s", message.getSubject());
       return;
     }
-    boolean done = RunEventType.DONE.wire().equals(event.type());
+    boolean done = event.type() == RunEventType.DONE;
     synchronized (this) {
       if (event.seq() <= lastSeq) {
         if (done) {
@@ -106,7 +106,7 @@ final class RunEventStream {
       }
       lastSeq = event.seq();
     }
-    OutboundSseEvent frame = sse.newEventBuilder().name(event.type()).id(Long.toString(event.seq())).data(encode(event)).build();
+    OutboundSseEvent frame = sse.newEventBuilder().name(event.type().wire()).id(Long.toString(event.seq())).data(encode(event)).build();
     if (done) {
       send(frame).whenComplete((ignored, failure) -> close());
     } else {

@@ -9,6 +9,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.fixture.FixtureServices;
 import dev.workcell.messaging.JetStreamPublisher;
@@ -115,7 +116,7 @@ class RunEventStreamTest {
       // 200 x 100 kB: far more than the 1 MB backlog limit plus what the socket buffers hold.
       String chunk = "y".repeat(100_000);
       for (int seq = 1; seq <= events; seq++) {
-        RunEvent event = new RunEvent(task.id(), run, seq, "assistant_delta", System.currentTimeMillis(), Map.of("text", chunk));
+        RunEvent event = new RunEvent(task.id(), run, seq, RunEventType.ASSISTANT_DELTA, System.currentTimeMillis(), Map.of("text", chunk));
         publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
             .await().atMost(Duration.ofSeconds(5));
       }
@@ -138,7 +139,7 @@ class RunEventStreamTest {
       // 10 MB in a burst: the stream pauses and resumes JetStream delivery as the client drains.
       for (int seq = 1; seq <= events; seq++) {
         String type = seq == events ? "done" : "assistant_delta";
-        RunEvent event = new RunEvent(task.id(), run, seq, type, System.currentTimeMillis(), Map.of("text", chunk));
+        RunEvent event = new RunEvent(task.id(), run, seq, RunEventType.fromWire(type), System.currentTimeMillis(), Map.of("text", chunk));
         publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
             .await().atMost(Duration.ofSeconds(5));
       }
@@ -178,7 +179,7 @@ class RunEventStreamTest {
   private void publish(TaskView task, String run, Object... seqAndType) {
     for (int i = 0; i < seqAndType.length; i += 2) {
       long seq = ((Number) seqAndType[i]).longValue();
-      RunEvent event = new RunEvent(task.id(), run, seq, (String) seqAndType[i + 1], System.currentTimeMillis(),
+      RunEvent event = new RunEvent(task.id(), run, seq, RunEventType.fromWire((String) seqAndType[i + 1]), System.currentTimeMillis(),
           Map.of("text", "event " + seq));
       publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
           .await().atMost(Duration.ofSeconds(5));

@@ -11,6 +11,9 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.run.RunEvent;
+import dev.workcell.contracts.run.RunEventType;
+import dev.workcell.contracts.task.ProviderKind;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskView;
@@ -44,7 +47,7 @@ class RunSnapshotTest {
     String older = FixtureServices.LATEST_RUNS.get(task.id()).id();
     FixtureServices.latest(finished(older, task.id(), "needs_input", "cancelled by the owner"));
     String newer = UUID.randomUUID().toString();
-    FixtureServices.latest(new RunView(newer, task.id(), "running", "ollama", null, "qwen3", null, 0, 0, 0, 0,
+    FixtureServices.latest(new RunView(newer, task.id(), RunState.RUNNING, ProviderKind.OLLAMA, null, "qwen3", null, 0, 0, 0, 0,
         Instant.now(), Instant.now(), null));
     publish(task, older, 1, "run_state", 2, "done");
 
@@ -84,7 +87,7 @@ class RunSnapshotTest {
 
   private static RunView finished(String id, String taskId, String state, String reason) {
     Instant now = Instant.now();
-    return new RunView(id, taskId, state, "ollama", null, "qwen3", reason, 120, 40, 2, 1, now.minusSeconds(60),
+    return new RunView(id, taskId, RunState.fromWire(state), ProviderKind.OLLAMA, null, "qwen3", reason, 120, 40, 2, 1, now.minusSeconds(60),
         now.minusSeconds(59), now);
   }
 
@@ -95,7 +98,7 @@ class RunSnapshotTest {
   private void publish(TaskView task, String run, Object... seqAndType) {
     for (int i = 0; i < seqAndType.length; i += 2) {
       long seq = ((Number) seqAndType[i]).longValue();
-      RunEvent event = new RunEvent(task.id(), run, seq, (String) seqAndType[i + 1], System.currentTimeMillis(),
+      RunEvent event = new RunEvent(task.id(), run, seq, RunEventType.fromWire((String) seqAndType[i + 1]), System.currentTimeMillis(),
           Map.of("text", "event " + seq));
       publisher.publish(Subjects.RUN_EVENTS, event, Actor.service(ServiceName.AGENT_RUNNER), task.id(), run)
           .await().atMost(Duration.ofSeconds(5));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.account.Account;
 import dev.workcell.contracts.task.TaskView;
 import dev.workcell.gateway.fixture.FixtureServices;
@@ -128,6 +129,46 @@ class WorkApiGuardTest {
         .when().post("/api/work/tasks/" + task.id() + "/runs").then().statusCode(413).body("code", equalTo("message_too_long"));
     given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("message", "x".repeat(65_536)))
         .when().post("/api/work/tasks/" + task.id() + "/runs").then().statusCode(201);
+  }
+
+  /** The title limit is task-service's (contracts Limits): one over it is refused here with the code it would give. */
+  @Test
+  void aTitleOneCharacterOverTheLimitIsRefusedWithTheCodeTaskServiceGives() {
+    TaskView task = FixtureServices.seedTask(ALICE);
+    String over = "t".repeat(Limits.TITLE_MAX_CHARS + 1);
+    given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON)
+        .body(Map.of("message", "hi", "provider", "ollama", "model", "qwen3", "title", over))
+        .when().post("/api/work/tasks").then().statusCode(400).contentType("application/problem+json")
+        .body("code", equalTo("invalid_request")).body("detail", equalTo("the title exceeds 200 characters"));
+    given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("title", over))
+        .when().patch("/api/work/tasks/" + task.id()).then().statusCode(400).body("code", equalTo("invalid_request"));
+    // Surrounding blanks do not count, as in task-service.
+    given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON)
+        .body(Map.of("title", " " + "t".repeat(Limits.TITLE_MAX_CHARS) + " "))
+        .when().patch("/api/work/tasks/" + task.id()).then().statusCode(200);
+  }
+
+  /** Values of the contract's enums that a client names: an unknown one is a 400 problem, never a 500. */
+  @Test
+  void anUnknownProviderKindOrApprovalDecisionIsA400Problem() {
+    TaskView task = FixtureServices.seedTask(ALICE);
+    for (String provider : List.of("nope", "OLLAMA-CLOUD", "", " ")) {
+      given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON)
+          .body(Map.of("message", "hi", "provider", provider, "model", "qwen3"))
+          .when().post("/api/work/tasks").then().statusCode(400).contentType("application/problem+json")
+          .body("code", equalTo("invalid_request"));
+    }
+    given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("provider", "nope"))
+        .when().patch("/api/work/tasks/" + task.id()).then().statusCode(400).body("code", equalTo("invalid_request"));
+    for (String decision : List.of("maybe", "ALLOW_ONCE", "rule", "timeout", "not_required", "")) {
+      given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("decision", decision))
+          .when().post("/api/work/tasks/" + task.id() + "/approvals/ap-1").then().statusCode(400)
+          .contentType("application/problem+json").body("code", equalTo("invalid_request"))
+          .body("detail", equalTo("decision must be allow_once, always_allow or deny"));
+    }
+    given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("decision", "allow_once"))
+        .when().post("/api/work/tasks/" + task.id() + "/approvals/ap-1").then().statusCode(200)
+        .body("state", equalTo("allowed")).body("decision", equalTo("allow_once"));
   }
 
   @Test

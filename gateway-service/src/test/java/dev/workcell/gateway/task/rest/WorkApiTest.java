@@ -29,7 +29,11 @@ class WorkApiTest {
         .body(Map.of("message", "build a site", "provider", "ollama", "model", "qwen3", "title", "site"))
         .when().post("/api/work/tasks")
         .then().statusCode(201).header("Location", org.hamcrest.Matchers.containsString("/api/work/tasks/"))
-        .body("task.id", notNullValue()).body("run.id", notNullValue()).body("task.title", equalTo("site"));
+        .body("task.id", notNullValue()).body("run.id", notNullValue()).body("task.title", equalTo("site"))
+        // States, kinds and roles are enums in the contract and their lowercase wire names on the API.
+        .body("task.state", equalTo("preparing")).body("task.providerKind", equalTo("ollama"))
+        .body("run.state", equalTo("preparing")).body("run.providerKind", equalTo("ollama"))
+        .body("message.role", equalTo("user"));
     assertThat(FixtureServices.SEEN_ACTORS.get(TaskSubjects.CREATE)).isEqualTo(new Actor(ALICE, Actor.Role.USER));
   }
 
@@ -162,6 +166,8 @@ class WorkApiTest {
         "switchGitBranch"}) {
       assertThat(document).as(operationId).contains("operationId: " + operationId);
     }
+    // Enum schemas list the values clients send and see, not the Java constant names.
+    assertThat(document).contains("needs_input", "ollama_cloud", "allow_once").doesNotContain("NEEDS_INPUT", "OLLAMA_CLOUD");
     // The git replies are documented with their fields, not as an opaque object.
     assertThat(document).contains("GitStatus:").contains("GitDiff:").contains("truncated:");
   }

@@ -84,21 +84,19 @@ public class AccessAdministration {
 
   /** Promotes or demotes; a demoted account's tasks are paused when Work is closed to users. */
   public Uni<RoleChanged> setRole(Actor actor, SetRole request) {
-    String role = request.role();
-    if (!"admin".equals(role) && !"user".equals(role)) {
-      throw Failures.invalid("role must be admin or user");
-    }
+    Actor.Role role = Actor.Role.ofAccount(request.role())
+        .orElseThrow(() -> Failures.invalid("role must be admin or user"));
     UUID id = Ids.parse(request.accountId()).orElseThrow(AccessAdministration::noAccount);
     return Panache.withTransaction(() -> access.requireAdmin(actor)
             .chain(() -> accounts.findById(id, LockModeType.PESSIMISTIC_WRITE))
             .onItem().ifNull().failWith(AccessAdministration::noAccount)
-            .call(account -> "user".equals(role) && "admin".equals(account.role) ? requireAnotherAdmin(account)
+            .call(account -> role == Actor.Role.USER && account.storedRole() == Actor.Role.ADMIN ? requireAnotherAdmin(account)
                 : Uni.createFrom().voidItem())
             .call(account -> {
               String previous = account.role;
-              account.role = role;
+              account.role = role.wire();
               return audit.record(actor, "account.role", null, Map.of("accountId", id.toString(), "from", previous,
-                  "to", role));
+                  "to", role.wire()));
             })
             .chain(account -> settings.settings().map(s -> new Demotion(account,
                 !WorkAccess.hasWorkAccess(account.role, account.status, s.accessMode)))))
@@ -121,7 +119,7 @@ public class AccessAdministration {
                 : Uni.createFrom().voidItem())
             .chain(() -> accounts.findById(id, LockModeType.PESSIMISTIC_WRITE))
             .onItem().ifNull().failWith(AccessAdministration::noAccount)
-            .call(account -> disabling && "admin".equals(account.role) ? requireAnotherAdmin(account)
+            .call(account -> disabling && account.storedRole() == Actor.Role.ADMIN ? requireAnotherAdmin(account)
                 : Uni.createFrom().voidItem())
             .call(account -> {
               String previous = account.status;
@@ -145,7 +143,7 @@ public class AccessAdministration {
                 : Uni.createFrom().voidItem())
             .chain(() -> accounts.findById(id))
             .onItem().ifNull().failWith(AccessAdministration::noAccount)
-            .call(account -> "admin".equals(account.role) ? requireAnotherAdmin(account) : Uni.createFrom().voidItem())
+            .call(account -> account.storedRole() == Actor.Role.ADMIN ? requireAnotherAdmin(account) : Uni.createFrom().voidItem())
             .chain(account -> tasks.ownedBy(account.id))
             .chain(owned -> Multi.createFrom().iterable(owned)
                 .onItem().transformToUniAndConcatenate(task -> deletion.decommission(actor, task))

@@ -22,10 +22,10 @@ public class WorkAccess {
       + " where a.id = ?1 and s.id = " + WorkSettingsEntity.ID;
 
   /** Who acts, as the database knows them. */
-  public record Caller(Actor actor, UUID accountId, String role) {
+  public record Caller(Actor actor, UUID accountId, Actor.Role role) {
 
     public boolean admin() {
-      return "admin".equals(role);
+      return role == Actor.Role.ADMIN;
     }
   }
 
@@ -87,8 +87,8 @@ public class WorkAccess {
    * "ask again as the account is now" (the gateway does), never a different answer.
    */
   private static void requireHeaderRole(Caller caller) {
-    if (!caller.role().equals(caller.actor().role().wire())) {
-      throw Failures.error(ErrorCode.ROLE_CHANGED, "the account's role is " + caller.role() + " now");
+    if (caller.role() != caller.actor().role()) {
+      throw Failures.error(ErrorCode.ROLE_CHANGED, "the account's role is " + caller.role().wire() + " now");
     }
   }
 
@@ -101,7 +101,7 @@ public class WorkAccess {
 
   /** Whether the given stored role may use Work under the given mode. */
   public static boolean hasWorkAccess(String role, String status, String mode) {
-    return "active".equals(status) && ("admin".equals(role) || WorkSettingsEntity.USERS.equals(mode));
+    return "active".equals(status) && (Actor.Role.fromWire(role) == Actor.Role.ADMIN || WorkSettingsEntity.USERS.equals(mode));
   }
 
   private Uni<Loaded> load(Actor actor) {
@@ -124,7 +124,7 @@ public class WorkAccess {
     if (!"active".equals(status)) {
       throw Failures.error(ErrorCode.ACCOUNT_DISABLED, "the account is disabled");
     }
-    return new Loaded(new Caller(actor, id, role), mode);
+    return new Loaded(new Caller(actor, id, Actor.Role.fromWire(role)), mode);
   }
 
   private record Loaded(Caller caller, String mode) {

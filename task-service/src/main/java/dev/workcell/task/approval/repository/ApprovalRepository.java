@@ -1,5 +1,6 @@
 package dev.workcell.task.approval.repository;
 
+import dev.workcell.contracts.task.ApprovalDecision;
 import dev.workcell.task.approval.ApprovalEntity;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
@@ -30,8 +31,8 @@ public class ApprovalRepository implements PanacheRepositoryBase<ApprovalEntity,
   }
 
   /** Decides a pending, unexpired approval; 0 when it was decided or expired first. */
-  public Uni<Integer> decide(UUID approvalId, String state, String decision, String decidedBy, OffsetDateTime now) {
+  public Uni<Integer> decide(UUID approvalId, ApprovalDecision decision, String decidedBy, OffsetDateTime now) {
     return update("state = ?1, decision = ?2, decidedBy = ?3, decidedAt = ?4 where id = ?5 and state = 'pending'"
-        + " and expiresAt > ?4", state, decision, decidedBy, now, approvalId);
+        + " and expiresAt > ?4", decision.outcome().wire(), decision.wire(), decidedBy, now, approvalId);
   }
 }

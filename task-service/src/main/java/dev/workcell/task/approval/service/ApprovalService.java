@@ -6,6 +6,8 @@ import dev.workcell.contracts.task.ApprovalApi.ApprovalsState;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
+import dev.workcell.contracts.task.ApprovalDecision;
+import dev.workcell.contracts.task.ApprovalState;
 import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
@@ -83,14 +85,14 @@ public class ApprovalService {
           approval.createdAt = now;
           approval.expiresAt = now.plus(settings.approvalTimeout());
           if (!required) {
-            return settle(approval, "not_required", now).chain(() -> approvals.persist(approval));
+            return settle(approval, ApprovalDecision.NOT_REQUIRED, now).chain(() -> approvals.persist(approval));
           }
           return rules.matching(task.id, approval.toolName, program).chain(rule -> {
             if (rule == null) {
-              approval.state = "pending";
+              approval.state = ApprovalState.PENDING.wire();
               return approvals.persist(approval);
             }
-            return settle(approval, "rule", now).chain(() -> approvals.persist(approval))
+            return settle(approval, ApprovalDecision.RULE, now).chain(() -> approvals.persist(approval))
                 .call(saved -> audit.record(actor, "approval.allowed_by_rule", task.id, detail(saved)));
           });
         })))
@@ -137,8 +139,8 @@ public class ApprovalService {
   public Uni<ApprovalView> decide(Actor actor, DecideApproval request) {
     UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
     UUID approvalId = Ids.parse(request.approvalId()).orElse(null);
-    String decision = request.decision();
-    if (!"allow_once".equals(decision) && !"always_allow".equals(decision) && !"deny".equals(decision)) {
+    ApprovalDecision decision = request.decision();
+    if (decision == null || !ApprovalDecision.OWNER_CHOICES.contains(decision)) {
       throw Failures.invalid("decision must be allow_once, always_allow or deny");
     }
     OffsetDateTime now = OffsetDateTime.now();
@@ -146,19 +148,19 @@ public class ApprovalService {
         .chain(task -> approvalId == null ? Uni.createFrom().<ApprovalEntity>nullItem()
             : approvals.ofTask(task.id, approvalId))
         .onItem().ifNull().failWith(() -> Failures.error(ErrorCode.NOT_FOUND, "no such approval"))
-        .chain(approval -> approvals.decide(approval.id, "deny".equals(decision) ? "denied" : "allowed", decision,
+        .chain(approval -> approvals.decide(approval.id, decision,
                 actor.accountId(), now)
             .chain(updated -> updated == 1 ? Uni.createFrom().voidItem()
                 : Failures.<Void>fail(ErrorCode.CONFLICT, approval.expiresAt.isAfter(now)
                     ? "the approval was already decided" : "the approval expired"))
-            .chain(() -> "always_allow".equals(decision)
+            .chain(() -> decision == ApprovalDecision.ALWAYS_ALLOW
                 ? rules.addIfAbsent(approval.taskId, approval.toolName, approval.program, actor.accountId())
                 : Uni.createFrom().item(0))
             .chain(() -> Panache.getSession().invoke(session -> {
               // Mirror the conditional update on a detached copy for the reply and the audit entry.
               session.detach(approval);
-              approval.state = "deny".equals(decision) ? "denied" : "allowed";
-              approval.decision = decision;
+              approval.state = decision.outcome().wire();
+              approval.decision = decision.wire();
               approval.decidedBy = actor.accountId();
               approval.decidedAt = now;
             }))
@@ -205,9 +207,9 @@ public class ApprovalService {
     return task.approvalsEnabled ? Uni.createFrom().item(true) : locked(task);
   }
 
-  private static Uni<Void> settle(ApprovalEntity approval, String decision, OffsetDateTime now) {
-    approval.state = "allowed";
-    approval.decision = decision;
+  private static Uni<Void> settle(ApprovalEntity approval, ApprovalDecision decision, OffsetDateTime now) {
+    approval.state = decision.outcome().wire();
+    approval.decision = decision.wire();
     approval.decidedAt = now;
     return Uni.createFrom().voidItem();
   }

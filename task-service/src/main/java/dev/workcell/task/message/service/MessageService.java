@@ -5,6 +5,7 @@ import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
@@ -107,10 +108,8 @@ public class MessageService {
    */
   public Uni<MessageView> append(Actor actor, AppendMessage request) {
     WorkAccess.requireService(actor);
-    MessageRole role;
-    try {
-      role = MessageRole.fromWire(request.role());
-    } catch (RuntimeException e) {
+    MessageRole role = request.role();
+    if (role == null) {
       throw Failures.invalid("role must be assistant, tool or system");
     }
     if (role == MessageRole.USER) {
@@ -164,7 +163,7 @@ public class MessageService {
         .chain(run -> messages.lockUndelivered(run.id)
             .map(found -> {
               found.forEach(m -> m.deliveredAt = now);
-              return new PendingMessages(run.state, found.stream().map(mapper::toView).toList());
+              return new PendingMessages(RunState.fromWire(run.state), found.stream().map(mapper::toView).toList());
             })));
   }
 

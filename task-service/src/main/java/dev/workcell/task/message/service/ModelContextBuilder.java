@@ -4,6 +4,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.ModelContext;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.ToolCall;
@@ -60,7 +61,7 @@ public class ModelContextBuilder {
   private Uni<Window> window(RunEntity run, Window window, long before) {
     return messages.metaBefore(run.taskId, before, BATCH, true).chain(batch -> {
       for (Meta row : batch) {
-        boolean conversational = !MessageRole.TOOL.wire().equals(row.role());
+        boolean conversational = MessageRole.fromWire(row.role()) != MessageRole.TOOL;
         if (conversational && window.conversational == Limits.CONTEXT_MAX_MESSAGES
             || window.bytes + row.bytes() > Limits.CONTEXT_MAX_BYTES) {
           return Uni.createFrom().item(window.reverse());
@@ -96,7 +97,7 @@ public class ModelContextBuilder {
       bytes += Text.utf8Length(row.content)
           + (row.toolCalls == null ? 0 : Text.utf8Length(row.toolCalls));
     }
-    return new ModelContext(run.taskId.toString(), run.id.toString(), run.state, kept, bytes, dropped);
+    return new ModelContext(run.taskId.toString(), run.id.toString(), RunState.fromWire(run.state), kept, bytes, dropped);
   }
 
   /** The messages posted during this run are part of the context now, so the next round skips them. */

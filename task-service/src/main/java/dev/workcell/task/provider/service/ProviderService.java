@@ -12,6 +12,7 @@ import dev.workcell.contracts.provider.ProviderApi.ResolveProvider;
 import dev.workcell.contracts.provider.ProviderApi.ResolvedProvider;
 import dev.workcell.contracts.provider.ProviderRules;
 import dev.workcell.contracts.provider.ProviderView;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.audit.service.AuditLog;
 import dev.workcell.task.provider.ProviderEntity;
@@ -72,7 +73,7 @@ public class ProviderService {
 
   public Uni<ProviderView> put(Actor actor, PutProvider request) {
     String id = ProviderRules.id(request.id());
-    String kind = ProviderRules.kind(request.kind());
+    String kind = ProviderRules.kind(request.kind()).wire();
     String baseUrl = ProviderRules.baseUrl(request.baseUrl());
     String apiKey = ProviderRules.apiKey(request.apiKey());
     List<String> models = ProviderRules.models(request.models());
@@ -119,7 +120,7 @@ public class ProviderService {
     String id = ProviderRules.id(request.id());
     return Panache.withSession(() -> providers.findById(id))
         .onItem().ifNull().failWith(() -> Failures.error(ErrorCode.PROVIDER_NOT_FOUND, "no provider with id " + id + " is configured"))
-        .map(p -> new ResolvedProvider(p.id, p.kind, p.baseUrl,
+        .map(p -> new ResolvedProvider(p.id, ProviderKind.fromWire(p.kind), p.baseUrl,
             p.hasApiKey() ? cipher.open(p.id, p.apiKeyCiphertext, p.apiKeyNonce) : null,
             ProviderMapper.models(p), p.updatedAt.toInstant()));
   }

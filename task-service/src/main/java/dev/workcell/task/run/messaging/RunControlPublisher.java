@@ -4,6 +4,7 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunControlApi.RunControl;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.messaging.ActorHeaders;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
@@ -33,7 +34,7 @@ public class RunControlPublisher {
     this.settings = settings;
   }
 
-  public void push(String taskId, String runId, String kind, String runState) {
+  public void push(String taskId, String runId, String kind, RunState runState) {
     try {
       Headers headers = ActorHeaders.write(new Headers(), SELF, TraceContext.outgoing());
       nats.connection().publish(RunControlApi.controlSubject(runId), headers,

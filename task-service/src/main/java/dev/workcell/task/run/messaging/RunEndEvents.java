@@ -97,7 +97,7 @@ public class RunEndEvents {
       throw e;
     }
     RunEvent event = codec.decode(info.getData(), RunEvent.class);
-    return new Last(event.seq(), info.getSeq(), RunEventType.DONE.wire().equals(event.type()));
+    return new Last(event.seq(), info.getSeq(), event.type() == RunEventType.DONE);
   }
 
   private long publish(String subject, RunEvent event, long expectedLastSubjectSeq) throws IOException, JetStreamApiException {
@@ -112,6 +112,6 @@ public class RunEndEvents {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("state", state);
     data.put("reason", reason);
-    return new RunEvent(taskId, runId, seq, type.wire(), System.currentTimeMillis(), data);
+    return new RunEvent(taskId, runId, seq, type, System.currentTimeMillis(), data);
   }
 }

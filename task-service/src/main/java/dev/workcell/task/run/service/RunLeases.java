@@ -3,6 +3,7 @@ package dev.workcell.task.run.service;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
+import dev.workcell.contracts.task.RunState;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.run.repository.RunRepository;
@@ -42,9 +43,9 @@ public class RunLeases {
     return Panache.withTransaction(() -> runService.runOf(request.taskId(), request.runId())
         .chain(run -> runs.renewLease(run.id, runner, until)
             .chain(renewed -> renewed > 0
-                ? Uni.createFrom().item(new LeaseState(true, run.state, until.toInstant()))
+                ? Uni.createFrom().item(new LeaseState(true, RunState.fromWire(run.state), until.toInstant()))
                 // Not renewed: the run ended, or another runner holds it.
-                : Uni.createFrom().item(new LeaseState(false, run.state,
+                : Uni.createFrom().item(new LeaseState(false, RunState.fromWire(run.state),
                     run.leaseExpiresAt == null ? null : run.leaseExpiresAt.toInstant())))));
   }
 }

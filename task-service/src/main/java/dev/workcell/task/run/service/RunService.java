@@ -158,7 +158,7 @@ public class RunService {
         .call(cancelled -> !ended[0] ? Uni.createFrom().voidItem()
             : endEvents.publish(cancelled.task().id(), cancelled.run().id(), RunState.NEEDS_INPUT.wire(), CANCELLED_BY_OWNER)
                 .invoke(() -> control.push(cancelled.task().id(), cancelled.run().id(), RunControlApi.CANCEL,
-                    RunState.NEEDS_INPUT.wire())));
+                    RunState.NEEDS_INPUT)));
   }
 
   /** The task's active run (preparing or running), or null. */
@@ -172,7 +172,7 @@ public class RunService {
    */
   public Uni<Void> announceEnded(String taskId, String runId, RunState state, String reason) {
     return endEvents.publish(taskId, runId, state.wire(), reason)
-        .invoke(() -> control.push(taskId, runId, RunControlApi.ENDED, state.wire()));
+        .invoke(() -> control.push(taskId, runId, RunControlApi.ENDED, state));
   }
 
   /**
@@ -192,10 +192,8 @@ public class RunService {
   /** The runner moves a run; a run that already ended cannot move again. */
   public Uni<RunView> transition(Actor actor, RunTransition request) {
     WorkAccess.requireService(actor);
-    RunState to;
-    try {
-      to = RunState.fromWire(request.state());
-    } catch (RuntimeException e) {
+    RunState to = request.state();
+    if (to == null) {
       throw Failures.invalid("state must be running, completed, needs_input, failed or cancelled");
     }
     if (to == RunState.PREPARING) {
@@ -204,7 +202,7 @@ public class RunService {
     String reason = bound(request.reason());
     OffsetDateTime now = OffsetDateTime.now();
     return Panache.withTransaction(() -> runOf(request.taskId(), request.runId()).chain(run -> {
-      if (run.state.equals(to.wire())) {
+      if (RunState.fromWire(run.state) == to) {
         return Uni.createFrom().item(RunMapper.toView(run));
       }
       String from = to == RunState.RUNNING ? "('preparing')" : ACTIVE;

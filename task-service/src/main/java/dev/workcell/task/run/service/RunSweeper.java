@@ -146,7 +146,7 @@ public class RunSweeper {
 
   private Uni<Void> afterEnd(RunEntity run, UUID ownerId, String reason) {
     Log.infof("run %s of task %s failed: %s", run.id, run.taskId, reason);
-    control.push(run.taskId.toString(), run.id.toString(), RunControlApi.ENDED, RunState.FAILED.wire());
+    control.push(run.taskId.toString(), run.id.toString(), RunControlApi.ENDED, RunState.FAILED);
     // Live streams end first; the stop may take a while (the volume and its files stay).
     return endEvents.publish(run.taskId.toString(), run.id.toString(), RunState.FAILED.wire(), reason)
         .chain(() -> sandboxes.stop(run.taskId, ownerId))

@@ -9,18 +9,15 @@ import dev.workcell.task.support.Text;
 /** Validation of what a task is made of: its title and its explicit provider route. */
 public final class TaskRules {
 
-  static final int TITLE_MAX_CHARS = 200;
   private static final int DERIVED_TITLE_CHARS = 80;
 
   private TaskRules() {}
 
+  /** A checked route; {@code kind} is the wire name the task and run columns store. */
   public record Route(String kind, String providerId, String model) {}
 
-  public static Route requireRoute(String kind, String providerId, String model) {
-    ProviderKind parsed;
-    try {
-      parsed = ProviderKind.fromWire(kind);
-    } catch (RuntimeException e) {
+  public static Route requireRoute(ProviderKind parsed, String providerId, String model) {
+    if (parsed == null) {
       throw Failures.invalid("providerKind must be one of ollama, ollama_cloud, openai, anthropic, gemini");
     }
     if (providerId == null || providerId.isBlank()) {
@@ -46,8 +43,8 @@ public final class TaskRules {
     if (trimmed.isEmpty()) {
       throw Failures.invalid("the title is empty");
     }
-    if (trimmed.length() > TITLE_MAX_CHARS) {
-      throw Failures.invalid("the title exceeds " + TITLE_MAX_CHARS + " characters");
+    if (trimmed.length() > Limits.TITLE_MAX_CHARS) {
+      throw Failures.invalid("the title exceeds " + Limits.TITLE_MAX_CHARS + " characters");
     }
     return trimmed;
   }

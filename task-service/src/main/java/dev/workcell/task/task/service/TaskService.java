@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
@@ -170,7 +171,7 @@ public class TaskService {
             return Uni.createFrom().voidItem();
           }
           TaskRules.Route route = TaskRules.requireRoute(
-              Objects.requireNonNullElse(request.providerKind(), task.providerKind),
+              request.providerKind() != null ? request.providerKind() : ProviderKind.fromWire(task.providerKind),
               Objects.requireNonNullElse(request.providerId(), task.providerId),
               Objects.requireNonNullElse(request.model(), task.model));
           Map<String, String> detail = new LinkedHashMap<>();

@@ -86,7 +86,7 @@ public class TicketService {
             .requireStoredWorkUser(new Actor(ticket.accountId.toString(), Actor.Role.USER))
             .chain(caller -> tasks.findOwned(ticket.taskId, caller.accountId())
                 .onItem().ifNull().failWith(Failures::taskNotFound)
-                .map(task -> new TicketGrant(caller.accountId().toString(), caller.role(), task.id.toString(),
+                .map(task -> new TicketGrant(caller.accountId().toString(), caller.role().wire(), task.id.toString(),
                     ticket.audience)))));
   }
 

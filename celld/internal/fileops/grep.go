@@ -77,16 +77,10 @@ func (s *Files) Grep(ctx context.Context, req *GrepArgs) (any, error) {
 			if !sys.IsType(st, syscall.S_IFREG) || st.Size > MaxSearchFileSize || !g.included(name) {
 				return true
 			}
-			ffd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
-			if err != nil {
-				return true
+			if ffd, fst, ok := openFileAt(dfd, name); ok {
+				w.stop = g.scan(ffd, &fst, rel)
+				syscall.Close(ffd)
 			}
-			if fst, err := sys.Fstat(ffd); err == nil && sys.IsType(&fst, syscall.S_IFREG) {
-				if g.scan(ffd, &fst, rel) {
-					w.stop = true
-				}
-			}
-			syscall.Close(ffd)
 			return true
 		})
 	} else {

@@ -3,7 +3,6 @@ package fileops
 import (
 	"bytes"
 	"context"
-	"sort"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -38,12 +37,10 @@ type SearchArgs struct {
 }
 
 type searcher struct {
-	ctx       context.Context
 	needle    []byte
 	maxHits   int
 	hits      []SearchHit
-	files     int
-	truncated bool
+	truncated bool // the hit bound was reached
 }
 
 func (s *Files) Search(ctx context.Context, path, query string, maxHits *int) (any, error) {
@@ -63,95 +60,32 @@ func (s *Files) Search(ctx context.Context, path, query string, maxHits *int) (a
 			limit = *maxHits
 		}
 	}
-	// Probe with O_PATH first so a FIFO or device given as the start path is never opened for I/O.
-	probe, err := s.root.Open(p, sys.OPath, 0, confine.FollowBeneath)
+	sr := &searcher{needle: bytes.ToLower([]byte(query)), maxHits: limit, hits: []SearchHit{}}
+	fd, dir, st, err := s.openStart(p)
 	if err != nil {
-		return nil, wire.FSError(err, p)
+		return nil, err
 	}
-	st, err := sys.Fstat(probe)
-	if err != nil {
-		syscall.Close(probe)
-		return nil, wire.FSError(err, p)
+	w := &treeWalk{ctx: ctx, skip: skipDirs}
+	if dir {
+		w.walk(fd, p, 0, func(dfd int, name, rel string, st *syscall.Stat_t) bool {
+			if !sys.IsType(st, syscall.S_IFREG) || st.Size > MaxSearchFileSize {
+				return true
+			}
+			if ffd, fst, ok := openFileAt(dfd, name); ok {
+				sr.scanFile(ffd, &fst, rel)
+				syscall.Close(ffd)
+			}
+			w.stop = sr.truncated
+			return true
+		})
+	} else {
+		sr.scanFile(fd, &st, p)
 	}
-	sr := &searcher{ctx: ctx, needle: bytes.ToLower([]byte(query)), maxHits: limit, hits: []SearchHit{}}
-	switch {
-	case sys.IsType(&st, syscall.S_IFDIR):
-		fd, err := sys.Openat(probe, ".", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
-		syscall.Close(probe)
-		if err != nil {
-			return nil, wire.FSError(err, p)
-		}
-		sr.walk(fd, p, 0)
-		syscall.Close(fd)
-	case sys.IsType(&st, syscall.S_IFREG):
-		syscall.Close(probe)
-		fd, fst, err := s.openRegular(p)
-		if err != nil {
-			return nil, err
-		}
-		sr.scanFile(fd, &fst, p)
-		syscall.Close(fd)
-	default:
-		syscall.Close(probe)
-		return nil, wire.Errf(wire.CodeNotRegularFile, "%s: not a file or directory", p)
-	}
+	syscall.Close(fd)
 	if ctx.Err() != nil {
 		return nil, wire.Errf(wire.CodeCancelled, "search cancelled")
 	}
-	return map[string]any{"hits": sr.hits, "truncated": sr.truncated}, nil
-}
-
-func (sr *searcher) done() bool { return sr.truncated || sr.ctx.Err() != nil }
-
-// walk visits a directory in name order through fds opened O_NOFOLLOW; links are skipped.
-func (sr *searcher) walk(dfd int, rel string, depth int) {
-	if depth > maxSearchDepth {
-		sr.truncated = true
-		return
-	}
-	names, err := ReadNames(dfd, nil)
-	if err != nil {
-		return
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if sr.done() {
-			return
-		}
-		st, err := sys.LstatAt(dfd, name)
-		if err != nil {
-			continue
-		}
-		child := name
-		if rel != "." {
-			child = rel + "/" + name
-		}
-		switch {
-		case sys.IsType(&st, syscall.S_IFDIR):
-			if skipDirs[name] {
-				continue
-			}
-			fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
-			if err != nil {
-				continue
-			}
-			sr.walk(fd, child, depth+1)
-			syscall.Close(fd)
-		case sys.IsType(&st, syscall.S_IFREG) && st.Size <= MaxSearchFileSize:
-			if sr.files++; sr.files > maxSearchFiles {
-				sr.truncated = true
-				return
-			}
-			fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
-			if err != nil {
-				continue
-			}
-			if fst, err := sys.Fstat(fd); err == nil && sys.IsType(&fst, syscall.S_IFREG) {
-				sr.scanFile(fd, &fst, child)
-			}
-			syscall.Close(fd)
-		}
-	}
+	return map[string]any{"hits": sr.hits, "truncated": sr.truncated || w.truncated}, nil
 }
 
 func (sr *searcher) scanFile(fd int, st *syscall.Stat_t, rel string) {

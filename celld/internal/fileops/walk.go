@@ -11,7 +11,7 @@ import (
 )
 
 // treeWalk visits a directory tree in name order through fds opened O_NOFOLLOW, never following a
-// link, within the same limits as search (50,000 entries, depth 64). grep and glob use it.
+// link, within 50,000 entries and depth 64. search, grep and glob use it.
 type treeWalk struct {
 	ctx       context.Context
 	skip      map[string]bool // directory names never descended into
@@ -61,6 +61,21 @@ func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
 			syscall.Close(fd)
 		}
 	}
+}
+
+// openFileAt opens name in dfd for reading if it is (still) a regular file: no link is followed and
+// a FIFO swapped in after the lstat never blocks the open.
+func openFileAt(dfd int, name string) (int, syscall.Stat_t, bool) {
+	fd, err := sys.Openat(dfd, name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return -1, syscall.Stat_t{}, false
+	}
+	st, err := sys.Fstat(fd)
+	if err != nil || !sys.IsType(&st, syscall.S_IFREG) {
+		syscall.Close(fd)
+		return -1, st, false
+	}
+	return fd, st, true
 }
 
 // openStart resolves the start path of a walk (links followed only beneath the root) and reports

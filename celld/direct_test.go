@@ -7,19 +7,8 @@ import (
 	"testing"
 
 	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/testenv"
 )
-
-// hermeticEnv removes the variables that would send every command to bash (a developer's
-// SSH_CLIENT, exported functions, a stale OLDPWD) for the duration of a test.
-func hermeticEnv(t *testing.T) {
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if procs.BashReadsAtStart(name) || name == "OLDPWD" {
-			os.Unsetenv(name)
-			t.Cleanup(func() { os.Setenv(name, value) })
-		}
-	}
-}
 
 // normalized makes env output comparable: bash exports variables in hash order, and CELLD_JOB
 // differs per job by design.
@@ -38,7 +27,7 @@ func normalized(stdout string, isEnv bool) string {
 }
 
 func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
-	hermeticEnv(t)
+	testenv.Hermetic(t, procs.BashReadsAtStart)
 	h := newHarness(t, harnessOpts{})
 	h.mustWrite(t, "sub/a.txt", "a")
 	h.mustWrite(t, "sub/b.txt", "b")
@@ -144,7 +133,7 @@ func TestDirectExecIsIndistinguishableFromBash(t *testing.T) {
 }
 
 func TestDirectExecKillsSetsidDescendants(t *testing.T) {
-	hermeticEnv(t)
+	testenv.Hermetic(t, procs.BashReadsAtStart)
 	h := newHarness(t, harnessOpts{})
 	for _, prefix := range []string{"", "env -u CELLD_JOB "} {
 		arg := uniqueSleep()

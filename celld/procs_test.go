@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/testenv"
 	"workcell.dev/celld/internal/wire"
 )
 
@@ -220,7 +221,7 @@ func TestFinishedProcessesAreForgotten(t *testing.T) {
 }
 
 func TestProcessOfAPlainCommandStartsWithoutBash(t *testing.T) {
-	hermeticEnv(t)
+	testenv.Hermetic(t, procs.BashReadsAtStart)
 	h := newHarness(t, harnessOpts{})
 	before := procs.DirectStarts.Load()
 	v := decode[procs.ProcView](t, h.call(map[string]any{"op": "proc_start", "command": "ls -d .", "waitMs": 10_000}))

@@ -6,22 +6,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"workcell.dev/celld/internal/testenv"
 )
 
-// hermeticEnv removes the variables that would send every command to bash (a developer's
-// SSH_CLIENT, exported functions, a stale OLDPWD) for the duration of a test.
-func hermeticEnv(t *testing.T) {
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if BashReadsAtStart(name) || name == "OLDPWD" {
-			os.Unsetenv(name)
-			t.Cleanup(func() { os.Setenv(name, value) })
-		}
-	}
-}
-
 func TestDirectExecOfAProgramInPath(t *testing.T) {
-	hermeticEnv(t)
+	testenv.Hermetic(t, BashReadsAtStart)
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "my-tool")
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$0 $*\"\n"), 0o755); err != nil {

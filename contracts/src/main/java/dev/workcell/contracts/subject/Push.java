@@ -51,9 +51,4 @@ public record Push<M>(String pattern, Class<M> message, Set<NatsUser> publishers
     }
     return out.toString();
   }
-
-  /** The pattern as a NATS wildcard subscription ({@code >} would also do; {@code *} is exact). */
-  public String wildcard() {
-    return pattern;
-  }
 }

@@ -1,5 +1,6 @@
 package dev.workcell.messaging;
 
+import dev.workcell.contracts.subject.NatsUser;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Nats;
@@ -46,7 +47,7 @@ public class NatsConnection {
       options.userInfo(settings.user().get(), settings.password().orElse(""));
     }
     // Replies come to inboxes under the user's own prefix, the only inboxes its NATS user may read.
-    options.inboxPrefix("_INBOX." + settings.user().orElse(identity.name()) + ".");
+    options.inboxPrefix(NatsUser.inboxPrefix(settings.user().orElse(identity.name())));
     connection = Nats.connectReconnectOnConnect(options.build());
     if (connected()) {
       runConnectHooks();

@@ -46,6 +46,11 @@ public enum NatsUser {
 
   /** The prefix of this user's reply inboxes: no user can read another's replies. */
   public String inboxPrefix() {
-    return "_INBOX." + id() + ".";
+    return inboxPrefix(id());
+  }
+
+  /** The reply-inbox prefix of the NATS user named {@code userName}, as its permissions allow it. */
+  public static String inboxPrefix(String userName) {
+    return "_INBOX." + userName + ".";
   }
 }

@@ -24,23 +24,35 @@ public final class SubjectTable {
 
   private SubjectTable() {}
 
+  // Read once: the constants never change, and every generated view walks the whole table.
+  private static final List<Subject<?, ?>> REQUESTS = readRequests();
+  private static final List<Push<?>> PUSHES = readPushes();
+
   /** Request/reply subjects, sorted by name; pings included. */
   public static List<Subject<?, ?>> requests() {
+    return REQUESTS;
+  }
+
+  /** Pushed subjects, sorted by pattern. */
+  public static List<Push<?>> pushes() {
+    return PUSHES;
+  }
+
+  private static List<Subject<?, ?>> readRequests() {
     List<Subject<?, ?>> all = new ArrayList<>();
     for (ServiceName service : ServiceName.values()) {
       all.add(Subjects.ping(service));
     }
     SubjectTable.<Subject<?, ?>>constants(Subject.class).forEach(all::add);
     all.sort(Comparator.comparing(Subject::name));
-    return all;
+    return List.copyOf(all);
   }
 
-  /** Pushed subjects, sorted by pattern. */
-  public static List<Push<?>> pushes() {
+  private static List<Push<?>> readPushes() {
     List<Push<?>> all = new ArrayList<>();
     SubjectTable.<Push<?>>constants(Push.class).forEach(all::add);
     all.sort(Comparator.comparing(Push::pattern));
-    return all;
+    return List.copyOf(all);
   }
 
   @SuppressWarnings("unchecked")

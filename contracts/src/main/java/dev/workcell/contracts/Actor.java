@@ -1,8 +1,6 @@
 package dev.workcell.contracts;
 
 import java.util.Objects;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 /** Who a message acts for. Services never trust a task id without this. */
 public record Actor(String accountId, Role role) {
@@ -19,11 +17,6 @@ public record Actor(String accountId, Role role) {
 
     public static Role fromWire(String value) {
       return Role.valueOf(value.trim().toUpperCase());
-    }
-
-    /** An account's role by its exact wire name (admin or user); empty for anything else, service included. */
-    public static Optional<Role> ofAccount(String value) {
-      return Stream.of(ADMIN, USER).filter(role -> role.wire().equals(value)).findFirst();
     }
   }
 

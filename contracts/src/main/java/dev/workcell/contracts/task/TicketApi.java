@@ -1,5 +1,6 @@
 package dev.workcell.contracts.task;
 
+import dev.workcell.contracts.RoleName;
 import java.time.Instant;
 
 /**
@@ -18,5 +19,5 @@ public final class TicketApi {
   public record ConsumeTicket(String ticket, String audience, String taskId) {}
 
   /** The account the ticket was issued to, re-checked now: active, with Work access, owning the task. */
-  public record TicketGrant(String accountId, String role, String taskId, String audience) {}
+  public record TicketGrant(String accountId, RoleName role, String taskId, String audience) {}
 }

@@ -1,5 +1,6 @@
 package dev.workcell.contracts.task;
 
+import dev.workcell.contracts.RoleName;
 import dev.workcell.contracts.account.Account;
 import java.util.List;
 
@@ -22,7 +23,7 @@ public final class WorkAdminApi {
   public record AccessChanged(String mode, int pausedTasks, int cancelledRuns) {}
 
   /** {@code role}: admin or user. */
-  public record SetRole(String accountId, String role) {}
+  public record SetRole(String accountId, RoleName role) {}
 
   public record RoleChanged(Account account, int pausedTasks, int cancelledRuns) {}
 

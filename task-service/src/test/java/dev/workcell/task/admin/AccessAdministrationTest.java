@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.RoleName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.account.GetAccount;
 import dev.workcell.contracts.error.ErrorCode;
@@ -25,6 +26,7 @@ import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
 import dev.workcell.messaging.NatsRequester;
 import java.util.List;
+import java.util.Map;
 import dev.workcell.task.support.RunEndWatch;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
@@ -101,13 +103,18 @@ class AccessAdministrationTest {
     setMode("admins");
     Actor demoted = work.admin();
     TaskCreated created = work.createTask(demoted);
-    // Only an account role by its exact wire name: not the service role, not the Java constant name.
-    for (String role : new String[] {"service", "USER", "root", ""}) {
-      assertThat(work.failure(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), role), admin)).as(role)
-          .isEqualTo(ErrorCode.INVALID_REQUEST);
+    // Only an account role: the service role is refused, and a name outside the wire enum (the Java
+    // constant name included) does not even decode.
+    assertThat(work.failure(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), RoleName.SERVICE), admin))
+        .isEqualTo(ErrorCode.INVALID_REQUEST);
+    assertThat(work.failure(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), null), admin))
+        .isEqualTo(ErrorCode.INVALID_REQUEST);
+    for (String role : new String[] {"USER", "root", ""}) {
+      assertThat(work.failureOfJson(TaskSubjects.ADMIN_ROLE_SET, Map.of("accountId", demoted.accountId(), "role", role), admin))
+          .as(role).isEqualTo(ErrorCode.MALFORMED_JSON);
     }
 
-    RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), admin);
+    RoleChanged changed = work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), RoleName.USER), admin);
 
     assertThat(changed.account().role()).isEqualTo(Actor.Role.USER);
     assertThat(changed.cancelledRuns()).isEqualTo(1);
@@ -122,7 +129,7 @@ class AccessAdministrationTest {
     setMode("admins");
     Actor demoted = work.admin();
     endsRunAtOnce(demoted, "Work access was revoked",
-        () -> work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), "user"), admin));
+        () -> work.call(TaskSubjects.ADMIN_ROLE_SET, new SetRole(demoted.accountId(), RoleName.USER), admin));
   }
 
   @Test

@@ -2,7 +2,9 @@ package dev.workcell.task.ticket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.RoleName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TicketApi.ConsumeTicket;
@@ -25,8 +27,11 @@ class TicketTest {
   @Inject
   Sql sql;
 
+  @Inject
+  ObjectMapper json;
+
   @Test
-  void aTicketOpensOneConnectionForItsAudienceAndTask() {
+  void aTicketOpensOneConnectionForItsAudienceAndTask() throws Exception {
     WorkClient work = new WorkClient(nats);
     Actor owner = work.admin();
     String taskId = work.createTask(owner).task().id();
@@ -47,7 +52,9 @@ class TicketTest {
         WorkClient.GATEWAY);
 
     assertThat(grant.accountId()).isEqualTo(owner.accountId());
-    assertThat(grant.role()).isEqualTo("admin");
+    assertThat(grant.role()).isEqualTo(RoleName.ADMIN);
+    // What terminal and preview-proxy read: the lowercase wire name, as before the enum.
+    assertThat(json.writeValueAsString(grant)).contains("\"role\":\"admin\"");
     assertThat(work.failure(TaskSubjects.TICKET_CONSUME, new ConsumeTicket(issued.ticket(), "terminal", taskId),
         WorkClient.GATEWAY)).isEqualTo(ErrorCode.UNAUTHENTICATED);
   }

@@ -1,6 +1,7 @@
 package dev.workcell.task.admin.service;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.RoleName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
 import dev.workcell.contracts.task.WorkAdminApi.AccessMode;
@@ -85,8 +86,10 @@ public class AccessAdministration {
 
   /** Promotes or demotes; a demoted account's tasks are paused when Work is closed to users. */
   public Uni<RoleChanged> setRole(Actor actor, SetRole request) {
-    Actor.Role role = Actor.Role.ofAccount(request.role())
-        .orElseThrow(() -> Failures.invalid("role must be admin or user"));
+    if (request.role() == null || request.role() == RoleName.SERVICE) {
+      throw Failures.invalid("role must be admin or user");
+    }
+    Actor.Role role = request.role().role();
     UUID id = Ids.parse(request.accountId()).orElseThrow(AccessAdministration::noAccount);
     return Panache.withTransaction(() -> access.requireAdmin(actor)
             .chain(() -> accounts.findById(id, LockModeType.PESSIMISTIC_WRITE))

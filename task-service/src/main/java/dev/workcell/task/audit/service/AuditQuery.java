@@ -1,6 +1,7 @@
 package dev.workcell.task.audit.service;
 
 import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.RoleName;
 import dev.workcell.contracts.task.AuditEntryView;
 import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
@@ -43,7 +44,7 @@ public class AuditQuery {
   }
 
   static AuditEntryView toView(AuditEntryEntity e) {
-    return new AuditEntryView(e.id, e.at == null ? null : e.at.toInstant(), e.actorId, e.actorRole, e.action,
+    return new AuditEntryView(e.id, e.at == null ? null : e.at.toInstant(), e.actorId, RoleName.fromWire(e.actorRole), e.action,
         e.taskId == null ? null : e.taskId.toString(), e.detail);
   }
 }

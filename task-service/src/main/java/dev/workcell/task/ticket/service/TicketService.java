@@ -2,6 +2,7 @@ package dev.workcell.task.ticket.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Limits;
+import dev.workcell.contracts.RoleName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.TicketApi.ConsumeTicket;
 import dev.workcell.contracts.task.TicketApi.IssueTicket;
@@ -86,7 +87,7 @@ public class TicketService {
             .requireStoredWorkUser(new Actor(ticket.accountId.toString(), Actor.Role.USER))
             .chain(caller -> tasks.findOwned(ticket.taskId, caller.accountId())
                 .onItem().ifNull().failWith(Failures::taskNotFound)
-                .map(task -> new TicketGrant(caller.accountId().toString(), caller.role().wire(), task.id.toString(),
+                .map(task -> new TicketGrant(caller.accountId().toString(), RoleName.of(caller.role()), task.id.toString(),
                     ticket.audience)))));
   }
 

@@ -1,6 +1,5 @@
 package dev.workcell.sandbox.config;
 
-import dev.workcell.sandbox.runtime.SandboxNames;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -12,6 +11,9 @@ import java.util.Optional;
  */
 @ConfigMapping(prefix = "workcell.sandbox")
 public interface SandboxSettings {
+
+  /** The instance of a single deployment (the dev stack's too): the one whose homes have plain names. */
+  String DEFAULT_INSTANCE = "default";
 
   /**
    * Image of task sandboxes (WORK_RUNTIME_IMAGE): any image with {@code sleep} and {@code /bin/sh}
@@ -140,7 +142,7 @@ public interface SandboxSettings {
    * Names this deployment's sandboxes (label {@code dev.workcell.instance}); reconciliation only ever
    * touches resources of its own instance, so a test run cannot remove a running stack's sandboxes.
    */
-  @WithDefault(SandboxNames.DEFAULT_INSTANCE)
+  @WithDefault(DEFAULT_INSTANCE)
   String instance();
 
   /** How often safe mode retries the startup reconciliation. */

@@ -12,13 +12,13 @@ import dev.workcell.sandbox.runtime.SandboxNames;
  * else is {@code not_found}, so ids of others' tasks reveal nothing); admins and services may name any
  * owner. Only services (the gateway, for the Open Terminal API) may name a home.
  */
-final class SandboxAccess {
+public final class SandboxAccess {
 
   private static final int OWNER_MAX_CHARS = 200;
 
   private SandboxAccess() {}
 
-  static SandboxRef require(Actor actor, SandboxRef ref) {
+  public static SandboxRef require(Actor actor, SandboxRef ref) {
     if (ref == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "sandbox (taskId, ownerId) is required");
     }
@@ -44,7 +44,7 @@ final class SandboxAccess {
   }
 
   /** The owner a LIST may cover: users always their own, others whom they name (null: all). */
-  static String listScope(Actor actor, String requestedOwner) {
+  public static String listScope(Actor actor, String requestedOwner) {
     return actor.role() == Actor.Role.USER ? actor.accountId() : requestedOwner;
   }
 }

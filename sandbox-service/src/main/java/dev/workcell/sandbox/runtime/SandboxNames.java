@@ -2,13 +2,14 @@ package dev.workcell.sandbox.runtime;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.config.SandboxSettings;
 import java.util.regex.Pattern;
 
 /** Runtime resource names, derived from the task id only (never taken from a request as a name). */
 public final class SandboxNames {
 
-  /** The instance of a single deployment (the dev stack's too): the one whose homes have plain names. */
-  public static final String DEFAULT_INSTANCE = "default";
+  /** The instance whose homes have plain names; declared with the setting it is the default of. */
+  public static final String DEFAULT_INSTANCE = SandboxSettings.DEFAULT_INSTANCE;
 
   private static final Pattern TASK_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 

@@ -50,7 +50,8 @@ public record SandboxSpec(
     return celldSocketDir(celldSocketRoot, container);
   }
 
-  static Optional<Path> celldSocketDir(String root, String container) {
+  /** The same directory under {@code root}, for a sandbox whose spec is not at hand (its removal). */
+  public static Optional<Path> celldSocketDir(String root, String container) {
     if (root.isBlank()) {
       return Optional.empty();
     }

@@ -1,0 +1,393 @@
+package dev.workcell.sandbox.celld.client;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.RequestQueueFull;
+import io.quarkus.logging.Log;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+
+/**
+ * One celld process in one sandbox, reached over an attached exec. Concurrent requests are
+ * multiplexed by id. Everything celld sends is untrusted: frames are size-capped and strictly
+ * parsed, and the first malformed frame closes the connection (the next request starts a new celld).
+ */
+public final class CelldConnection implements ExecStream.Listener {
+
+  /** celld's own frame cap, in both directions. */
+  public static final int MAX_FRAME = 8 << 20;
+  private static final int STDERR_TAIL_CHARS = 2_000;
+  static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxNumberLength(32).maxStringLength(MAX_FRAME).build())
+      .build());
+  private static final ObjectWriter REQUESTS = JSON.writerFor(Frame.class);
+
+  private final String taskId;
+  private final String containerId;
+  private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+  private final Map<Long, OutputSink> sinks = new ConcurrentHashMap<>();
+  private final AtomicLong ids = new AtomicLong();
+  private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
+  private final StringBuilder stderrTail = new StringBuilder();
+  private volatile ExecStream stream;
+  private volatile WorkcellException closed;
+
+  CelldConnection(String taskId, String containerId) {
+    this.taskId = taskId;
+    this.containerId = containerId;
+  }
+
+  void attach(ExecStream exec) {
+    this.stream = exec;
+    if (closed != null) {
+      exec.close();
+    }
+  }
+
+  public String containerId() {
+    return containerId;
+  }
+
+  public boolean open() {
+    ExecStream current = stream;
+    return closed == null && current != null && current.open();
+  }
+
+  /** A request on its way: its celld id (for {@link #cancel(long)}) and its reply. */
+  public record Sent(long id, CompletableFuture<JsonNode> reply) {}
+
+  /** Receives a request's streamed output events, in order, on the connection's reader thread: must not block. */
+  @FunctionalInterface
+  public interface OutputSink {
+    void output(String stream, String data);
+  }
+
+  /**
+   * One request frame as celld reads it: the request's fields, then {@code id} and {@code op}. A
+   * null request (only {@link #call(String, Void, Duration)}) has no fields.
+   */
+  private record Frame(@JsonUnwrapped CelldRequest request, long id, String op) {}
+
+  /** {@link #send(CelldRequest)}, with the request's output events going to {@code sink} until its reply. */
+  public Sent send(CelldRequest request, OutputSink sink) {
+    Sent sent = send(request.op(), request, id -> sinks.put(id, sink));
+    sent.reply().whenComplete((result, failure) -> sinks.remove(sent.id()));
+    return sent;
+  }
+
+  /** Sends one request and waits for its reply's {@code result}; failures carry celld's mapped code. */
+  public JsonNode call(CelldRequest request, Duration timeout) {
+    Sent sent = send(request);
+    return await(sent.id(), sent.reply(), timeout);
+  }
+
+  /**
+   * A frame with only {@code id} and {@code op}, whatever the op: for scripted peers that answer by
+   * id alone (CelldConnectionTest). Production code sends a {@link CelldRequest}.
+   */
+  JsonNode call(String op, Void noArguments, Duration timeout) {
+    Sent sent = send(op, null, id -> { });
+    return await(sent.id(), sent.reply(), timeout);
+  }
+
+  /**
+   * Sends one request without waiting: the future completes with the result, or fails with celld's
+   * mapped code, or with {@code upstream_timeout} after {@code timeout} (the request is then cancelled).
+   */
+  public CompletableFuture<JsonNode> callAsync(CelldRequest request, Duration timeout) {
+    return awaitAsync(send(request), timeout);
+  }
+
+  /**
+   * The reply of a sent request without holding a thread: completes on the connection's reader
+   * thread with the result, celld's mapped failure, or {@code upstream_timeout} after {@code timeout}
+   * (the request is then cancelled in celld).
+   */
+  public CompletableFuture<JsonNode> awaitAsync(Sent sent, Duration timeout) {
+    CompletableFuture<JsonNode> out = new CompletableFuture<>();
+    sent.reply().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((result, thrown) -> {
+      Throwable failure = thrown instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : thrown;
+      if (failure == null) {
+        out.complete(result);
+      } else if (failure instanceof TimeoutException) {
+        pending.remove(sent.id());
+        cancel(sent.id());
+        out.completeExceptionally(new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT,
+            "celld did not answer " + sent.id() + " within " + timeout.toSeconds() + " s"));
+      } else {
+        out.completeExceptionally(failure instanceof WorkcellException known
+            ? new WorkcellException(known.code(), known.getMessage(), known)
+            : new WorkcellException(ErrorCode.INTERNAL, "celld call failed", failure));
+      }
+    });
+    return out;
+  }
+
+  /** Writes one request frame; the reply arrives on the returned future. */
+  public Sent send(CelldRequest request) {
+    return send(request.op(), request, id -> { });
+  }
+
+  private Sent send(String op, CelldRequest request, LongConsumer beforeWrite) {
+    long id = ids.incrementAndGet();
+    byte[] frame = encode(new Frame(request, id, op));
+    if (frame.length - 4 > MAX_FRAME) {
+      throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "the request exceeds celld's 8 MiB frame limit");
+    }
+    CompletableFuture<JsonNode> reply = new CompletableFuture<>();
+    pending.put(id, reply);
+    beforeWrite.accept(id);
+    WorkcellException gone = closed;
+    if (gone != null || stream == null) {
+      pending.remove(id);
+      sinks.remove(id);
+      throw gone != null ? gone : new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld is not attached");
+    }
+    try {
+      stream.write(frame);
+    } catch (RequestQueueFull full) {
+      // Only this request is refused: the ones already queued still get their answers (or time out).
+      pending.remove(id);
+      sinks.remove(id);
+      throw new WorkcellException(ErrorCode.SANDBOX_BUSY, full.getMessage());
+    } catch (IOException e) {
+      pending.remove(id);
+      sinks.remove(id);
+      close(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld stopped reading requests: " + e.getMessage()));
+      throw closed;
+    }
+    return new Sent(id, reply);
+  }
+
+  private JsonNode await(long id, CompletableFuture<JsonNode> reply, Duration timeout) {
+    try {
+      return reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      pending.remove(id);
+      cancel(id);
+      throw new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT, "celld did not answer " + id + " within " + timeout.toSeconds() + " s");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof WorkcellException known) {
+        // A fresh exception per caller keeps this caller's stack; the code and message are celld's.
+        throw new WorkcellException(known.code(), known.getMessage(), known);
+      }
+      throw new WorkcellException(ErrorCode.INTERNAL, "celld call failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      pending.remove(id);
+      cancel(id);
+      throw new WorkcellException(ErrorCode.CANCELLED, "interrupted while waiting for celld");
+    }
+  }
+
+  /**
+   * Asks celld to cancel a request in flight (fire and forget): an exec is terminated and answers
+   * {@code cancelled}; an abandoned request's late reply is dropped as unknown.
+   */
+  public void cancel(long target) {
+    CelldRequest cancel = new CelldRequest.Cancel(target);
+    try {
+      ExecStream current = stream;
+      if (current != null && closed == null) {
+        current.write(encode(new Frame(cancel, ids.incrementAndGet(), cancel.op())));
+      }
+    } catch (IOException e) {
+      Log.debugf("cancel of %d not sent: %s", target, e.getMessage());
+    }
+  }
+
+  /**
+   * The whole frame, length prefix included, serialised once into one growing buffer: the body
+   * (up to 8 MiB for a write) is not copied again to put the prefix in front.
+   */
+  private static byte[] encode(Frame frame) {
+    ByteArrayBuilder out = new ByteArrayBuilder();
+    byte[] bytes;
+    try {
+      out.appendFourBytes(0);
+      REQUESTS.writeValue(out, frame);
+      bytes = out.toByteArray();
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
+    }
+    int length = bytes.length - 4;
+    bytes[0] = (byte) (length >>> 24);
+    bytes[1] = (byte) (length >>> 16);
+    bytes[2] = (byte) (length >>> 8);
+    bytes[3] = (byte) length;
+    return bytes;
+  }
+
+  @Override
+  public void stdout(byte[] data) {
+    synchronized (decoder) {
+      try {
+        decoder.feed(data, this::onFrame);
+      } catch (CelldProtocolException e) {
+        Log.warnf("celld of %s broke the protocol, closing: %s", taskId, e.getMessage());
+        close(new WorkcellException(ErrorCode.INTERNAL, "celld sent a malformed frame: " + e.getMessage()));
+      }
+    }
+  }
+
+  private void onFrame(byte[] body) {
+    JsonNode frame;
+    try {
+      frame = JSON.readTree(body);
+    } catch (IOException e) {
+      throw new CelldProtocolException("frame is not valid JSON", e);
+    }
+    if (frame == null || !frame.isObject()) {
+      throw new CelldProtocolException("frame is not a JSON object");
+    }
+    JsonNode idNode = frame.get("id");
+    if (idNode == null || !idNode.isIntegralNumber() || !idNode.canConvertToLong() || idNode.longValue() < 0) {
+      throw new CelldProtocolException("frame has no valid id");
+    }
+    long id = idNode.longValue();
+    if (frame.has("event")) {
+      requireOutputEvent(frame);
+      // Streamed output goes to a request's sink if it asked for one; the final reply carries the capped result.
+      OutputSink sink = sinks.get(id);
+      if (sink != null) {
+        try {
+          sink.output(frame.get("stream").textValue(), frame.get("data").textValue());
+        } catch (RuntimeException e) {
+          Log.debugf("output sink of %d failed: %s", id, e.getMessage());
+        }
+      }
+      return;
+    }
+    JsonNode ok = frame.get("ok");
+    if (ok == null || !ok.isBoolean()) {
+      throw new CelldProtocolException("reply has no boolean ok");
+    }
+    if (id == 0) {
+      throw new CelldProtocolException("celld refused one of our frames: " + errorText(frame));
+    }
+    CompletableFuture<JsonNode> reply = pending.remove(id);
+    if (ok.booleanValue()) {
+      JsonNode result = frame.get("result");
+      if (result == null || result.isNull()) {
+        result = JSON.createObjectNode();
+      } else if (!result.isObject()) {
+        throw new CelldProtocolException("result of " + id + " is not an object");
+      }
+      if (reply != null) {
+        reply.complete(result);
+      }
+    } else {
+      JsonNode error = frame.get("error");
+      if (error == null || !error.isObject() || !error.path("code").isTextual() || error.path("code").textValue().length() > 64) {
+        throw new CelldProtocolException("error reply of " + id + " has no valid error object");
+      }
+      if (reply != null) {
+        reply.completeExceptionally(CelldErrors.toException(error.get("code").textValue(), error.path("message").asText("")));
+      }
+    }
+    if (reply == null) {
+      Log.debugf("celld of %s answered unknown or abandoned request %d", taskId, id);
+    }
+  }
+
+  private static void requireOutputEvent(JsonNode frame) {
+    boolean valid = "output".equals(frame.path("event").textValue())
+        && ("stdout".equals(frame.path("stream").textValue()) || "stderr".equals(frame.path("stream").textValue()))
+        && frame.path("data").isTextual();
+    if (!valid) {
+      throw new CelldProtocolException("unknown event frame");
+    }
+  }
+
+  private static String errorText(JsonNode frame) {
+    JsonNode error = frame.path("error");
+    return CelldErrors.sanitize(error.path("code").asText("") + ": " + error.path("message").asText(""));
+  }
+
+  @Override
+  public void stderr(byte[] data) {
+    synchronized (stderrTail) {
+      stderrTail.append(CelldErrors.sanitize(new String(data, StandardCharsets.UTF_8)));
+      if (stderrTail.length() > STDERR_TAIL_CHARS) {
+        stderrTail.delete(0, stderrTail.length() - STDERR_TAIL_CHARS);
+      }
+    }
+  }
+
+  @Override
+  public void closed(Throwable cause) {
+    String why = cause == null ? "celld's stream ended" : "celld's stream failed: " + cause.getMessage();
+    markClosed(new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, why + stderrSuffix()));
+  }
+
+  /** Ends the exec (celld sees EOF and cleans up) and fails every waiting request. */
+  public void close(WorkcellException reason) {
+    markClosed(reason);
+    ExecStream current = stream;
+    if (current != null) {
+      current.close();
+    }
+  }
+
+  private void markClosed(WorkcellException reason) {
+    synchronized (pending) {
+      if (closed != null) {
+        return;
+      }
+      closed = reason;
+    }
+    pending.values().forEach(reply -> reply.completeExceptionally(reason));
+    pending.clear();
+    sinks.clear();
+  }
+
+  /**
+   * For the exec that started a celld serving over its socket: stderr and the exec's end reach this
+   * connection; stdout carries nothing then and is ignored.
+   */
+  ExecStream.Listener execSideListener() {
+    CelldConnection connection = this;
+    return new ExecStream.Listener() {
+      @Override
+      public void stdout(byte[] data) {
+        // frames travel over the socket
+      }
+
+      @Override
+      public void stderr(byte[] data) {
+        connection.stderr(data);
+      }
+
+      @Override
+      public void closed(Throwable cause) {
+        connection.closed(cause);
+      }
+    };
+  }
+
+  String stderrSuffix() {
+    synchronized (stderrTail) {
+      return stderrTail.isEmpty() ? "" : " (celld stderr: " + stderrTail.toString().strip() + ")";
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package dev.workcell.sandbox.celld.client;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.Map;
+
+/**
+ * The arguments of one celld request, one record per op (celld's {@code server.go} decodes every op
+ * into one struct, so a field here must keep celld's name). {@link CelldConnection} adds {@code id}
+ * and {@code op} and writes the frame. A null field is left out of the frame, as celld reads an
+ * absent optional as "not given": never send a JSON null.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public sealed interface CelldRequest {
+
+  /** celld's name of the operation. */
+  @JsonIgnore
+  String op();
+
+  /** Liveness and celld's version. */
+  record Ping() implements CelldRequest {
+    @Override
+    public String op() {
+      return "ping";
+    }
+  }
+
+  /** Entries of one directory. */
+  record ListDir(String path) implements CelldRequest {
+    @Override
+    public String op() {
+      return "list";
+    }
+  }
+
+  record Stat(String path) implements CelldRequest {
+    @Override
+    public String op() {
+      return "stat";
+    }
+  }
+
+  /** A whole UTF-8 text file. */
+  record Read(String path) implements CelldRequest {
+    @Override
+    public String op() {
+      return "read";
+    }
+  }
+
+  /** A chunk of any file, answered in base64. */
+  record ReadBytes(String path, long offset, int limit) implements CelldRequest {
+    @Override
+    public String op() {
+      return "read_bytes";
+    }
+  }
+
+  /** Atomic replace with text; {@code expectedVersion} null: unconditional. */
+  record Write(String path, String content, boolean createParents, String expectedVersion) implements CelldRequest {
+    @Override
+    public String op() {
+      return "write";
+    }
+  }
+
+  /**
+   * Atomic replace with raw bytes; {@code expectedVersion} null: unconditional. Jackson writes
+   * {@code data} as standard padded base64 straight into the frame, so no base64 string is built.
+   * Holds the caller's array (not copied): the record's equality is the array's identity.
+   */
+  record WriteBytes(String path, byte[] data, boolean createParents, String expectedVersion) implements CelldRequest {
+    @Override
+    public String op() {
+      return "write_bytes";
+    }
+  }
+
+  record Mkdir(String path, boolean parents) implements CelldRequest {
+    @Override
+    public String op() {
+      return "mkdir";
+    }
+  }
+
+  record Delete(String path, boolean recursive) implements CelldRequest {
+    @Override
+    public String op() {
+      return "delete";
+    }
+  }
+
+  record Move(String from, String to) implements CelldRequest {
+    @Override
+    public String op() {
+      return "move";
+    }
+  }
+
+  /** Literal text search under {@code path}. */
+  record Search(String path, String query, int maxHits) implements CelldRequest {
+    @Override
+    public String op() {
+      return "search";
+    }
+  }
+
+  /**
+   * One command to completion. {@code cwd}, {@code env}, {@code quiet} (no output events) and
+   * {@code maxOutput} (celld's cap for this command) are optional. The key order is the one the
+   * hand-built requests had (env last).
+   */
+  @JsonPropertyOrder({"command", "timeoutSec", "cwd", "quiet", "maxOutput", "env"})
+  record Exec(String command, int timeoutSec, String cwd, Map<String, String> env, Boolean quiet, Integer maxOutput)
+      implements CelldRequest {
+
+    /** A command with celld's default output handling. */
+    public Exec(String command, int timeoutSec, String cwd, Map<String, String> env) {
+      this(command, timeoutSec, cwd, env, null, null);
+    }
+
+    @Override
+    public String op() {
+      return "exec";
+    }
+  }
+
+  /** Starts a background process, waiting up to {@code waitMs} for it to end; {@code tail} null: all output. */
+  record ProcStart(String command, long waitMs, String cwd, Map<String, String> env, Integer tail) implements CelldRequest {
+    @Override
+    public String op() {
+      return "proc_start";
+    }
+  }
+
+  record ProcStatus(String processId, long offset, long waitMs, Integer tail) implements CelldRequest {
+    @Override
+    public String op() {
+      return "proc_status";
+    }
+  }
+
+  /** Text for the process's stdin. */
+  record ProcInput(String processId, String data) implements CelldRequest {
+    @Override
+    public String op() {
+      return "proc_input";
+    }
+  }
+
+  record ProcKill(String processId, boolean force) implements CelldRequest {
+    @Override
+    public String op() {
+      return "proc_kill";
+    }
+  }
+
+  record ProcList() implements CelldRequest {
+    @Override
+    public String op() {
+      return "proc_list";
+    }
+  }
+
+  /** RE2 or literal search; {@code include} null: every file. */
+  record Grep(String path, String query, boolean regex, boolean caseInsensitive, boolean matchPerLine, int maxResults,
+      String include) implements CelldRequest {
+    @Override
+    public String op() {
+      return "grep";
+    }
+  }
+
+  /** Paths matching {@code pattern}; {@code type} is any, file or directory; {@code exclude} null: none. */
+  record Glob(String path, String pattern, String type, int maxResults, String exclude) implements CelldRequest {
+    @Override
+    public String op() {
+      return "glob";
+    }
+  }
+
+  record PreviewStart(String command, int port) implements CelldRequest {
+    @Override
+    public String op() {
+      return "preview_start";
+    }
+  }
+
+  record PreviewStop() implements CelldRequest {
+    @Override
+    public String op() {
+      return "preview_stop";
+    }
+  }
+
+  record PreviewStatus() implements CelldRequest {
+    @Override
+    public String op() {
+      return "preview_status";
+    }
+  }
+
+  /** Cancels the request with id {@code target}; celld handles it inline, ahead of queued work. */
+  record Cancel(long target) implements CelldRequest {
+    @Override
+    public String op() {
+      return "cancel";
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.workcell.sandbox.docker.client;
+
+import dev.workcell.sandbox.runtime.RequestQueueBudget;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The stdin of an attached exec: writers enqueue whole frames, docker-java's copy thread reads them.
+ * Unlike PipedInputStream it does not die with the writing thread, and what may queue up is bounded
+ * by the exec's {@link RequestQueueBudget.Share}.
+ */
+final class StdinPipe extends InputStream {
+
+  private static final byte[] EOF = new byte[0];
+
+  private final BlockingQueue<byte[]> chunks = new LinkedBlockingQueue<>();
+  private final RequestQueueBudget.Share share;
+  private volatile boolean closed;
+  private byte[] current;
+  private int position;
+
+  StdinPipe(RequestQueueBudget.Share share) {
+    this.share = share;
+  }
+
+  /** Queues {@code data}, which the caller hands over: it must not change it afterwards (no copy is made). */
+  void write(byte[] data) throws IOException {
+    if (closed) {
+      throw new IOException("stdin is closed");
+    }
+    share.take(data.length);
+    chunks.add(data);
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n < 0 ? -1 : one[0] & 0xff;
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int length) throws IOException {
+    if (length == 0) {
+      return 0;
+    }
+    if (current == null || position == current.length) {
+      try {
+        current = chunks.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("stdin read interrupted");
+      }
+      position = 0;
+      if (current == EOF) {
+        chunks.add(EOF);
+        return -1;
+      }
+    }
+    int n = Math.min(length, current.length - position);
+    System.arraycopy(current, position, buffer, offset, n);
+    position += n;
+    share.give(n);
+    return n;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      chunks.add(EOF);
+      // What is still queued may never be read; a late read gives back nothing more than is held.
+      share.giveAll();
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package dev.workcell.sandbox.admission.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.RuntimeUsage;
+import dev.workcell.sandbox.admission.service.RuntimeAdmission.IdleSandbox;
+import dev.workcell.sandbox.admission.service.RuntimeAdmission.Room;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The memory ledger in RuntimeAdmission: what fits, which idle sandbox goes first, racing starts, a sandbox too big. */
+class MemoryLedgerTest {
+
+  private static final long MIB = 1L << 20;
+
+  private final AtomicLong now = new AtomicLong(1_000);
+  /** Budget 768 MiB; caps high enough that only memory decides. */
+  private final RuntimeAdmission ledger = new RuntimeAdmission(10, 10, 10, 16, now::get, new MemoryBudget(768 * MIB));
+
+  private void start(String id, long mib) {
+    if (id.startsWith("home")) {
+      assertThat(ledger.admitHome(id)).isTrue();
+    } else {
+      ledger.admit(id, "owner");
+    }
+    assertThat(ledger.reserveMemory(id, mib * MIB)).isEqualTo(Room.RESERVED);
+    now.addAndGet(10);
+  }
+
+  @Test
+  void sandboxesStartWhileTheirLimitsFitAndTheNextFindsItFull() {
+    start("a", 256);
+    start("b", 256);
+    start("home-c", 256);
+    assertThat(ledger.reserveMemory("a", 256 * MIB)).as("a start of a sandbox already in the ledger").isEqualTo(Room.ALREADY_RESERVED);
+
+    ledger.admit("d", "owner");
+    assertThat(ledger.reserveMemory("d", 256 * MIB)).isEqualTo(Room.FULL);
+    assertThat(ledger.reserveMemory("d", 64 * MIB)).as("nothing was reserved by the refusal").isEqualTo(Room.FULL);
+    RuntimeUsage.Memory memory = ledger.memory("owner");
+    assertThat(memory.budgetBytes()).isEqualTo(768 * MIB);
+    assertThat(memory.reservedBytes()).isEqualTo(768 * MIB);
+    assertThat(memory.sandboxes()).isEqualTo(3);
+    assertThat(memory.mine()).extracting(RuntimeUsage.SandboxMemory::taskId).containsExactlyInAnyOrder("a", "b");
+
+    // A stopped sandbox gives its memory back with its lease.
+    ledger.release("b");
+    assertThat(ledger.reserveMemory("d", 256 * MIB)).isEqualTo(Room.RESERVED);
+    assertThat(ledger.memory("owner").reservedBytes()).isEqualTo(768 * MIB);
+  }
+
+  @Test
+  void theLeastRecentlyUsedIdleSandboxIsOfferedFirstAndBusyOnesNever() {
+    start("a", 128);
+    start("home-b", 128);
+    start("c", 128);
+    start("d", 1); // used in this order: a, home-b, c, d
+    ledger.begin("a"); // an operation in flight
+    ledger.hold("c", "owner", "run-1", 60_000, 0); // a run's hold
+    ledger.hold("d", "owner", RuntimeAdmission.PREVIEW, 0, 0); // a verified preview
+    now.addAndGet(10);
+
+    assertThat(ledger.idleByLastUse("new")).extracting(IdleSandbox::id).containsExactly("home-b");
+
+    ledger.end("a"); // used now: more recently than c and d, less than home-b below
+    now.addAndGet(10);
+    ledger.touch("home-b");
+    now.addAndGet(10);
+    assertThat(ledger.idleByLastUse("new")).extracting(IdleSandbox::id).containsExactly("a", "home-b");
+    assertThat(ledger.idleByLastUse("a")).extracting(IdleSandbox::id).containsExactly("home-b");
+
+    // A run's hold that lapses leaves its sandbox idle, and c was last used before the others.
+    now.addAndGet(60_000);
+    assertThat(ledger.idleByLastUse("new")).extracting(IdleSandbox::id).containsExactly("c", "a", "home-b");
+    assertThat(ledger.memory("owner").idleBytes()).isEqualTo(384 * MIB);
+  }
+
+  @Test
+  void anIdleSandboxUsedAfterItWasChosenIsNotStopped() {
+    start("a", 512);
+    start("b", 256);
+    IdleSandbox oldest = ledger.idleByLastUse("new").getFirst();
+    assertThat(oldest.id()).isEqualTo("a");
+    ledger.begin("a");
+    ledger.end("a");
+    assertThat(ledger.releaseIfUnchanged(oldest)).as("used since it was chosen").isFalse();
+
+    IdleSandbox again = ledger.idleByLastUse("new").stream().filter(s -> s.id().equals("a")).findFirst().orElseThrow();
+    assertThat(ledger.releaseIfUnchanged(again)).isTrue();
+    assertThat(ledger.holds("a")).isFalse();
+    assertThat(ledger.memory("owner").reservedBytes()).isEqualTo(256 * MIB);
+  }
+
+  @Test
+  void twoRacingStartsNeverBothOvershoot() throws Exception {
+    start("a", 256);
+    int racers = 8;
+    for (int i = 0; i < racers; i++) {
+      ledger.admit("r" + i, "owner");
+    }
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(racers);
+    try {
+      List<Future<Room>> rooms = new ArrayList<>();
+      for (int i = 0; i < racers; i++) {
+        String id = "r" + i;
+        rooms.add(pool.submit(() -> {
+          go.await();
+          return ledger.reserveMemory(id, 256 * MIB);
+        }));
+      }
+      go.countDown();
+      int reserved = 0;
+      for (Future<Room> room : rooms) {
+        reserved += room.get() == Room.RESERVED ? 1 : 0;
+      }
+      assertThat(reserved).as("512 MiB were free: exactly two of eight 256 MiB starts fit").isEqualTo(2);
+      assertThat(ledger.memory("owner").reservedBytes()).isEqualTo(768 * MIB);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFailedStartUnderARunsHoldGivesItsMemoryBack() {
+    ledger.hold("a", "owner", "run-1", 60_000, 0);
+    assertThat(ledger.reserveMemory("a", 512 * MIB)).isEqualTo(Room.RESERVED);
+    ledger.releaseMemory("a");
+    assertThat(ledger.holds("a")).as("the run keeps its slot").isTrue();
+    assertThat(ledger.memory("owner").reservedBytes()).isZero();
+    assertThat(ledger.idleByLastUse("new")).as("a sandbox that does not run is no candidate").isEmpty();
+  }
+
+  @Test
+  void aSandboxBiggerThanTheWholeBudgetIsRefusedOutright() {
+    ledger.admit("huge", "owner");
+    assertThatThrownBy(() -> ledger.reserveMemory("huge", 1024 * MIB))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.SANDBOX_TOO_LARGE);
+          assertThat(e.getMessage()).contains("1024 MiB").contains("768 MiB");
+        });
+    assertThat(ledger.reserveMemory("huge", 768 * MIB)).as("exactly the budget fits").isEqualTo(Room.RESERVED);
+  }
+}

@@ -1,0 +1,153 @@
+package dev.workcell.sandbox.celld.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.sandbox.runtime.ExecStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * celld's output is untrusted: the connection multiplexes by id, maps unknown codes to internal and
+ * closes itself on oversized or malformed frames. A scripted peer stands in for celld here.
+ */
+class CelldConnectionTest {
+
+  /** Captures request frames; the test answers through the listener side. */
+  static final class ScriptedPeer implements ExecStream {
+    final LinkedBlockingQueue<JsonNode> requests = new LinkedBlockingQueue<>();
+    volatile boolean open = true;
+
+    @Override
+    public void write(byte[] data) {
+      try {
+        requests.add(CelldConnection.JSON.readTree(data, 4, data.length - 4));
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public boolean open() {
+      return open;
+    }
+
+    @Override
+    public void close() {
+      open = false;
+    }
+
+    long nextId() throws InterruptedException {
+      return requests.poll(5, TimeUnit.SECONDS).get("id").longValue();
+    }
+  }
+
+  private final ScriptedPeer peer = new ScriptedPeer();
+  private final CelldConnection connection = new CelldConnection("t-unit", "container");
+
+  CelldConnectionTest() {
+    connection.attach(peer);
+  }
+
+  private CompletableFuture<JsonNode> callAsync(String op) {
+    return CompletableFuture.supplyAsync(() -> connection.call(op, null, Duration.ofSeconds(5)));
+  }
+
+  private void send(String json) {
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    connection.stdout(FrameDecoder.encode(body));
+  }
+
+  @Test
+  void repliesFindTheirCallersInAnyOrderAndAcrossChunks() throws Exception {
+    var first = callAsync("ping");
+    long firstId = peer.nextId();
+    var second = callAsync("ping");
+    long secondId = peer.nextId();
+    send("{\"id\":" + secondId + ",\"event\":\"output\",\"stream\":\"stdout\",\"data\":\"x\"}");
+    byte[] frame = FrameDecoder.encode(("{\"id\":" + secondId + ",\"ok\":true,\"result\":{\"version\":\"b\"}}").getBytes(StandardCharsets.UTF_8));
+    for (byte b : frame) {
+      connection.stdout(new byte[] {b});
+    }
+    send("{\"id\":" + firstId + ",\"ok\":true,\"result\":{\"version\":\"a\"}}");
+    assertThat(first.get(5, TimeUnit.SECONDS).get("version").textValue()).isEqualTo("a");
+    assertThat(second.get(5, TimeUnit.SECONDS).get("version").textValue()).isEqualTo("b");
+    assertThat(connection.open()).isTrue();
+  }
+
+  @Test
+  void knownCodesPassAndUnknownOnesBecomeInternal() throws Exception {
+    var escape = callAsync("read");
+    send("{\"id\":" + peer.nextId() + ",\"ok\":false,\"error\":{\"code\":\"path_escape\",\"message\":\"no\"}}");
+    assertThat(failure(escape).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+
+    var forged = callAsync("read");
+    send("{\"id\":" + peer.nextId() + ",\"ok\":false,\"error\":{\"code\":\"safe_mode\",\"message\":\"trust me\"}}");
+    assertThat(failure(forged).code()).isEqualTo(ErrorCode.INTERNAL);
+
+    var unknown = callAsync("read");
+    send("{\"id\":" + peer.nextId() + ",\"ok\":false,\"error\":{\"code\":\"made_up\",\"message\":\"\\u0007bell\"}}");
+    WorkcellException e = failure(unknown);
+    assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL);
+    assertThat(e.getMessage()).doesNotContain("\u0007");
+  }
+
+  @Test
+  void anOversizedFrameClosesTheConnectionAndFailsWaiters() throws Exception {
+    var waiting = callAsync("ping");
+    peer.nextId();
+    connection.stdout(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+    assertThat(failure(waiting).code()).isEqualTo(ErrorCode.INTERNAL);
+    assertThat(connection.open()).isFalse();
+    assertThat(peer.open).isFalse();
+    assertThatThrownBy(() -> connection.call("ping", null, Duration.ofSeconds(1))).isInstanceOf(WorkcellException.class);
+  }
+
+  @Test
+  void malformedFramesCloseTheConnection() throws Exception {
+    for (String bad : new String[] {"not json", "[1,2]", "{\"ok\":true}", "{\"id\":-1,\"ok\":true}", "{\"id\":1,\"id\":1,\"ok\":true}",
+        "{\"id\":1,\"ok\":\"yes\"}", "{\"id\":1,\"event\":\"shell\",\"data\":\"x\"}", "{\"id\":0,\"ok\":false,\"error\":{\"code\":\"x\"}}"}) {
+      CelldConnection fresh = new CelldConnection("t-unit", "container");
+      ScriptedPeer p = new ScriptedPeer();
+      fresh.attach(p);
+      fresh.stdout(FrameDecoder.encode(bad.getBytes(StandardCharsets.UTF_8)));
+      assertThat(fresh.open()).as(bad).isFalse();
+    }
+  }
+
+  @Test
+  void aReplyThatDoesNotFitTheContractIsRefused() {
+    JsonNode tooMany = CelldConnection.JSON.createObjectNode().put("truncated", false)
+        .set("entries", CelldConnection.JSON.createArrayNode().add(CelldConnection.JSON.createObjectNode().put("name", 5)));
+    assertThatThrownBy(() -> CelldReplies.fileList(".", tooMany)).isInstanceOfSatisfying(WorkcellException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
+  }
+
+  @Test
+  void aTimedOutCallIsCancelledInCelld() throws Exception {
+    assertThatThrownBy(() -> connection.call("search", null, Duration.ofMillis(200))).isInstanceOfSatisfying(WorkcellException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_TIMEOUT));
+    JsonNode search = peer.requests.poll(1, TimeUnit.SECONDS);
+    JsonNode cancel = peer.requests.poll(1, TimeUnit.SECONDS);
+    assertThat(cancel.get("op").textValue()).isEqualTo("cancel");
+    assertThat(cancel.get("target").longValue()).isEqualTo(search.get("id").longValue());
+  }
+
+  private static WorkcellException failure(CompletableFuture<JsonNode> call) throws InterruptedException {
+    try {
+      call.get(5, TimeUnit.SECONDS);
+      throw new AssertionError("expected a failure");
+    } catch (java.util.concurrent.ExecutionException e) {
+      return (WorkcellException) e.getCause();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no answer", e);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package dev.workcell.sandbox.celld.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.workcell.sandbox.runtime.ExecStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins the request frames: each expected string is the frame the hand-built Jackson nodes wrote before
+ * the {@link CelldRequest} records (same values, same key order, absent optionals left out), so celld
+ * reads exactly what it read before. Frames are taken from a real {@link CelldConnection}.
+ */
+class CelldRequestWireTest {
+
+  private static final String TEXT = "line \"one\"\n<b>\u00e9 \u00fc \uD83D\uDE00\\ \u2028 tab\t";
+  private static final String TEXT_JSON = "line \\\"one\\\"\\n<b>\u00e9 \u00fc \\uD83D\\uDE00\\\\ \u2028 tab\\t";
+  private static final byte[] BINARY = {(byte) 0xfb, (byte) 0xef, (byte) 0xff, 0, 'a', '\n', (byte) 0x80};
+  private static final String PID = "0123456789ab";
+  private static final String ENV_JSON = "{\"ZED\":\"1\",\"A\":\"\",\"M\":\"x=y\"}";
+
+  private record Case(CelldRequest request, String frame) {}
+
+  /** Each request as a call site builds it, and the frame body the old code wrote for it (id 1). */
+  private static List<Case> cases() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("ZED", "1");
+    env.put("A", "");
+    env.put("M", "x=y");
+    return List.of(
+        new Case(new CelldRequest.Ping(), "{\"id\":1,\"op\":\"ping\"}"),
+        new Case(new CelldRequest.ListDir("src/main"), "{\"path\":\"src/main\",\"id\":1,\"op\":\"list\"}"),
+        new Case(new CelldRequest.Stat("a.txt"), "{\"path\":\"a.txt\",\"id\":1,\"op\":\"stat\"}"),
+        new Case(new CelldRequest.Read("a.txt"), "{\"path\":\"a.txt\",\"id\":1,\"op\":\"read\"}"),
+        new Case(new CelldRequest.ReadBytes("a.bin", 5, 100), "{\"path\":\"a.bin\",\"offset\":5,\"limit\":100,\"id\":1,\"op\":\"read_bytes\"}"),
+        new Case(new CelldRequest.Write("a.txt", TEXT, true, null),
+            "{\"path\":\"a.txt\",\"content\":\"" + TEXT_JSON + "\",\"createParents\":true,\"id\":1,\"op\":\"write\"}"),
+        new Case(new CelldRequest.Write("a.txt", TEXT, false, "v1"),
+            "{\"path\":\"a.txt\",\"content\":\"" + TEXT_JSON + "\",\"createParents\":false,\"expectedVersion\":\"v1\",\"id\":1,\"op\":\"write\"}"),
+        new Case(new CelldRequest.WriteBytes("b.bin", BINARY, true, null),
+            "{\"path\":\"b.bin\",\"data\":\"++//AGEKgA==\",\"createParents\":true,\"id\":1,\"op\":\"write_bytes\"}"),
+        new Case(new CelldRequest.WriteBytes("b.bin", BINARY, false, "v2"),
+            "{\"path\":\"b.bin\",\"data\":\"++//AGEKgA==\",\"createParents\":false,\"expectedVersion\":\"v2\",\"id\":1,\"op\":\"write_bytes\"}"),
+        new Case(new CelldRequest.Mkdir("d/e", true), "{\"path\":\"d/e\",\"parents\":true,\"id\":1,\"op\":\"mkdir\"}"),
+        new Case(new CelldRequest.Delete("d", false), "{\"path\":\"d\",\"recursive\":false,\"id\":1,\"op\":\"delete\"}"),
+        new Case(new CelldRequest.Move("a.txt", "b.txt"), "{\"from\":\"a.txt\",\"to\":\"b.txt\",\"id\":1,\"op\":\"move\"}"),
+        new Case(new CelldRequest.Search(".", "needle", 50), "{\"path\":\".\",\"query\":\"needle\",\"maxHits\":50,\"id\":1,\"op\":\"search\"}"),
+        new Case(new CelldRequest.Grep(".", "a.*b", true, false, true, 50, null), "{\"path\":\".\",\"query\":\"a.*b\",\"regex\":true,"
+            + "\"caseInsensitive\":false,\"matchPerLine\":true,\"maxResults\":50,\"id\":1,\"op\":\"grep\"}"),
+        new Case(new CelldRequest.Grep("src", "x", false, true, false, 1000, "*.go"), "{\"path\":\"src\",\"query\":\"x\",\"regex\":false,"
+            + "\"caseInsensitive\":true,\"matchPerLine\":false,\"maxResults\":1000,\"include\":\"*.go\",\"id\":1,\"op\":\"grep\"}"),
+        new Case(new CelldRequest.Glob(".", "**/*.java", "any", 50, null),
+            "{\"path\":\".\",\"pattern\":\"**/*.java\",\"type\":\"any\",\"maxResults\":50,\"id\":1,\"op\":\"glob\"}"),
+        new Case(new CelldRequest.Glob(".", "*", "directory", 3, "node_modules"),
+            "{\"path\":\".\",\"pattern\":\"*\",\"type\":\"directory\",\"maxResults\":3,\"exclude\":\"node_modules\",\"id\":1,\"op\":\"glob\"}"),
+        new Case(new CelldRequest.Exec("ls -la", 30, null, null), "{\"command\":\"ls -la\",\"timeoutSec\":30,\"id\":1,\"op\":\"exec\"}"),
+        new Case(new CelldRequest.Exec("env", 5, "sub", env),
+            "{\"command\":\"env\",\"timeoutSec\":5,\"cwd\":\"sub\",\"env\":" + ENV_JSON + ",\"id\":1,\"op\":\"exec\"}"),
+        new Case(new CelldRequest.Exec(":", 10, null, null), "{\"command\":\":\",\"timeoutSec\":10,\"id\":1,\"op\":\"exec\"}"),
+        new Case(new CelldRequest.Exec("git status", 20, null, Map.of(), true, 1000),
+            "{\"command\":\"git status\",\"timeoutSec\":20,\"quiet\":true,\"maxOutput\":1000,\"env\":{},\"id\":1,\"op\":\"exec\"}"),
+        new Case(new CelldRequest.Exec("git status", 20, null, Map.of("WORKCELL_GIT_PATH", "sub/dir"), true, 1000), "{\"command\":\"git status\","
+            + "\"timeoutSec\":20,\"quiet\":true,\"maxOutput\":1000,\"env\":{\"WORKCELL_GIT_PATH\":\"sub/dir\"},\"id\":1,\"op\":\"exec\"}"),
+        new Case(new CelldRequest.ProcStart("sleep 1", 0, null, null, null), "{\"command\":\"sleep 1\",\"waitMs\":0,\"id\":1,\"op\":\"proc_start\"}"),
+        new Case(new CelldRequest.ProcStart("sleep 1", 2500, "w", env, 20),
+            "{\"command\":\"sleep 1\",\"waitMs\":2500,\"cwd\":\"w\",\"env\":" + ENV_JSON + ",\"tail\":20,\"id\":1,\"op\":\"proc_start\"}"),
+        new Case(new CelldRequest.ProcStatus(PID, 7, 0, null),
+            "{\"processId\":\"0123456789ab\",\"offset\":7,\"waitMs\":0,\"id\":1,\"op\":\"proc_status\"}"),
+        new Case(new CelldRequest.ProcStatus(PID, 0, 1000, 0),
+            "{\"processId\":\"0123456789ab\",\"offset\":0,\"waitMs\":1000,\"tail\":0,\"id\":1,\"op\":\"proc_status\"}"),
+        new Case(new CelldRequest.ProcInput(PID, "hello\n"), "{\"processId\":\"0123456789ab\",\"data\":\"hello\\n\",\"id\":1,\"op\":\"proc_input\"}"),
+        new Case(new CelldRequest.ProcKill(PID, true), "{\"processId\":\"0123456789ab\",\"force\":true,\"id\":1,\"op\":\"proc_kill\"}"),
+        new Case(new CelldRequest.ProcList(), "{\"id\":1,\"op\":\"proc_list\"}"),
+        new Case(new CelldRequest.PreviewStart("npm run dev", 3000), "{\"command\":\"npm run dev\",\"port\":3000,\"id\":1,\"op\":\"preview_start\"}"),
+        new Case(new CelldRequest.PreviewStop(), "{\"id\":1,\"op\":\"preview_stop\"}"),
+        new Case(new CelldRequest.PreviewStatus(), "{\"id\":1,\"op\":\"preview_status\"}"));
+  }
+
+  /** Keeps every frame written, as bytes. */
+  private static final class Capture implements ExecStream {
+    final List<byte[]> frames = new ArrayList<>();
+
+    @Override
+    public void write(byte[] data) {
+      frames.add(data);
+    }
+
+    @Override
+    public boolean open() {
+      return true;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** The body of the first frame a fresh connection writes for {@code request} (its id is 1). */
+  private static String frameOf(CelldRequest request) {
+    Capture peer = new Capture();
+    CelldConnection connection = new CelldConnection("t-wire", "container");
+    connection.attach(peer);
+    connection.send(request);
+    return body(peer.frames.getFirst());
+  }
+
+  private static String body(byte[] frame) {
+    int length = ((frame[0] & 0xff) << 24) | ((frame[1] & 0xff) << 16) | ((frame[2] & 0xff) << 8) | (frame[3] & 0xff);
+    assertThat(length).as("length prefix").isEqualTo(frame.length - 4);
+    return new String(frame, 4, length, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void eachRequestWritesTheFrameTheHandBuiltNodesWrote() {
+    for (Case c : cases()) {
+      assertThat(frameOf(c.request())).as(c.request().op()).isEqualTo(c.frame());
+    }
+  }
+
+  /** A text write too large once escaped is resent as bytes: keys in another order than before, the same to celld (it decodes into a struct). */
+  @Test
+  void theTextWriteResentAsBytesMeansTheSame() throws IOException {
+    String frame = frameOf(new CelldRequest.WriteBytes("a.txt", TEXT.getBytes(StandardCharsets.UTF_8), false, "v1"));
+    assertThat(CelldConnection.JSON.readTree(frame)).isEqualTo(CelldConnection.JSON.readTree("{\"path\":\"a.txt\",\"createParents\":false,"
+        + "\"expectedVersion\":\"v1\",\"data\":\"bGluZSAib25lIgo8Yj7DqSDDvCDwn5iAXCDigKggdGFiCQ==\",\"id\":1,\"op\":\"write_bytes\"}"));
+  }
+
+  /** The cancel's keys come in another order than before (id, op, target): the same to celld. */
+  @Test
+  void aCancelNamesItsTarget() throws IOException {
+    Capture peer = new Capture();
+    CelldConnection connection = new CelldConnection("t-wire", "container");
+    connection.attach(peer);
+    long target = connection.send(new CelldRequest.Ping()).id();
+    connection.cancel(target);
+    assertThat(CelldConnection.JSON.readTree(body(peer.frames.get(1))))
+        .isEqualTo(CelldConnection.JSON.readTree("{\"id\":2,\"op\":\"cancel\",\"target\":1}"));
+  }
+
+  /** A new op gets a case here: every record but the cancel (pinned above) is in {@link #cases()}. */
+  @Test
+  void everyRequestRecordIsPinned() {
+    List<Class<?>> pinned = new ArrayList<>(cases().stream().map(c -> (Class<?>) c.request().getClass()).distinct().toList());
+    pinned.add(CelldRequest.Cancel.class);
+    assertThat(pinned).containsExactlyInAnyOrder(CelldRequest.class.getPermittedSubclasses());
+  }
+}

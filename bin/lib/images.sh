@@ -96,7 +96,7 @@ img_runtime() {
 # PostgreSQL made from Debian packages for machines that cannot pull the public ones.
 build_infra_images() {
   local base=$1 name started ctx
-  for name in compose-init nats postgres; do
+  for name in compose-init nats postgres socket-proxy; do
     started=$SECONDS
     # The init job reuses the launcher's NATS users (bin/lib/nats-users.sh and nats-permissions.sh) unchanged.
     ctx=$(si_make_context "$name")

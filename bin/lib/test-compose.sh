@@ -1,22 +1,28 @@
 # shellcheck shell=bash
-# `bin/workcell test compose`: the compose stack end to end, on images built here (NATS and
-# PostgreSQL from Debian packages: no public registry is needed). Builds the images, starts
-# docker/compose.yaml under a project name of its own (never the launcher's stack, other host ports),
-# waits until every service is healthy, issues an admin token with the CLI, creates a task through
-# the gateway, writes and reads back a file in its sandbox, and checks that `down -v` (after the
-# sandboxes sandbox-service made) leaves no container, volume or network behind.
-# Sourced by bin/workcell; defines functions only.
+# The compose stack end to end (`bin/workcell test` step 5, or `bin/workcell test compose` alone), on
+# images built here (NATS, PostgreSQL and the socket proxy from Debian packages: no public registry is
+# needed). Both engine-access variants of docs/compose.md, each under a project name of its own (never
+# the launcher's stack, other host ports):
+#   A, the socket in sandbox-service: every service healthy, an admin token from the CLI, a task's file
+#     round trip, a scripted agent run against a fixture model on the host, an honest failure without a
+#     provider, the Open Terminal client checks, and from inside a sandbox none of NATS, PostgreSQL,
+#     the services or the published ports answers (while a container on the backend network reaches
+#     them all);
+#   B, the socket proxy: the same file round trip through the proxy, engine calls outside the allowed
+#     ones refused by the proxy (403) from inside sandbox-service, which holds no socket, and the proxy
+#     unreachable from a sandbox.
+# After each, `down -v` (after the sandboxes sandbox-service made) leaves no container, volume or
+# network behind. Reports through wt_check (bin/lib/test.sh). Sourced; defines functions only.
 
-TC_PROJECT=${WORKCELL_COMPOSE_TEST_PROJECT:-workcell-compose-test}
 TC_PORT=${WORKCELL_COMPOSE_TEST_PORT:-18580}
-TC_READY_LIMIT=${WORKCELL_COMPOSE_READY_LIMIT:-60}
-TC_FAILED=0
+TC_READY_LIMIT=${WORKCELL_COMPOSE_READY_LIMIT:-90}
+TC_MODEL_PORT=${WORKCELL_COMPOSE_MODEL_PORT:-18599}
+TC_PROJECT= TC_VARIANT= TC_TOKEN= TC_TASK= TC_RUN=
 
-tc_dc() { docker-compose -f "$ROOT/docker/compose.yaml" -p "$TC_PROJECT" "$@"; }
-tc_check() { # tc_check NAME CMD... — one line per check, the failure counted
-  local name=$1
-  shift
-  if "$@"; then printf '    ok    %s\n' "$name" >&2; else printf '    FAIL  %s\n' "$name" >&2; TC_FAILED=1; fi
+tc_dc() {
+  local -a files=(-f "$ROOT/docker/compose.yaml")
+  [[ $TC_VARIANT == proxy ]] && files+=(-f "$ROOT/docker/compose.socket-proxy.yaml")
+  docker-compose "${files[@]}" -p "$TC_PROJECT" "$@"
 }
 
 # Everything of the test's project: compose's own resources and what sandbox-service made for its
@@ -70,25 +76,42 @@ tc_api() { # tc_api METHOD PATH [BODY] — prints the body, fails unless 2xx
   curl "${args[@]}" "http://127.0.0.1:$TC_PORT$2"
 }
 
-tc_task_file_round_trip() {
-  local body task
-  body=$(tc_api POST /api/work/tasks '{"message":"compose check","provider":"ollama","model":"qwen3:8b","title":"compose check"}') || return 1
-  task=$(sed -n 's/.*"task":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$body")
-  [[ -n $task ]] || return 1
-  TC_TASK=$task
-  TC_RUN=$(sed -n 's/.*"run":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$body")
-  tc_api PUT "/api/work/tasks/$task/file" '{"path":"notes/hello.txt","content":"hello from compose\n","createParents":true}' >/dev/null || return 1
-  tc_api GET "/api/work/tasks/$task/file?path=notes/hello.txt" | grep -q '"content":"hello from compose\\n"'
+# tc_new_task MODEL PROVIDER — a task whose first run asks MODEL; sets TC_TASK and TC_RUN.
+tc_new_task() {
+  local body
+  body=$(tc_api POST /api/work/tasks "{\"message\":\"compose check\",\"provider\":\"$2\",\"model\":\"$1\",\"title\":\"compose check\"}") || return 1
+  TC_TASK=$(wt_json task.id <<<"$body")
+  TC_RUN=$(wt_json run.id <<<"$body")
+  [[ -n $TC_TASK && -n $TC_RUN ]]
 }
 
-# No provider is configured, so the run must end failed with provider_not_found: the JetStream
-# work queue, agent-runner and the event stream work in the compose stack too.
+# tc_run_events — the run's live stream until its done event (30 s at most).
+tc_run_events() {
+  curl -s -N --max-time 30 -H "Authorization: Bearer $TC_TOKEN" \
+    "http://127.0.0.1:$TC_PORT/api/work/tasks/$TC_TASK/runs/$TC_RUN/events"
+}
+
+tc_task_file_round_trip() {
+  tc_new_task qwen3:8b openai || return 1
+  tc_api PUT "/api/work/tasks/$TC_TASK/file" '{"path":"notes/hello.txt","content":"hello from compose\n","createParents":true}' >/dev/null || return 1
+  tc_api GET "/api/work/tasks/$TC_TASK/file?path=notes/hello.txt" | grep -q '"content":"hello from compose\\n"'
+}
+
+# No OpenAI provider is configured, so that task's run ends failed with provider_not_found.
 tc_run_ends_honestly() {
   local events
-  [[ -n ${TC_RUN:-} ]] || return 1
-  events=$(curl -s -N --max-time 30 -H "Authorization: Bearer $TC_TOKEN" \
-    "http://127.0.0.1:$TC_PORT/api/work/tasks/$TC_TASK/runs/$TC_RUN/events")
+  events=$(tc_run_events)
   grep -q '"code":"provider_not_found"' <<<"$events" && grep -q '"type":"done".*"state":"failed"' <<<"$events"
+}
+
+# A scripted agent run: the fixture model on the host (bin/lib/e2e/runs_ollama_fixture.py, model
+# "life-…") has agent-runner write result.txt in the sandbox through the tools, then answers.
+tc_agent_run() {
+  local events
+  tc_new_task life-compose ollama || return 1
+  events=$(tc_run_events)
+  grep -q '"type":"done".*"state":"completed"' <<<"$events" || { printf '      events: %s\n' "$events" >&2; return 1; }
+  tc_api GET "/api/work/tasks/$TC_TASK/file?path=result.txt" | grep -q '"content":"made by life-compose\\n"'
 }
 
 tc_secrets_not_in_images() {
@@ -105,13 +128,102 @@ tc_runs_read_only_as_non_root() {
   [[ $(docker inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}' "$id") == 'true 10001:10001' ]]
 }
 
-tc_only_sandbox_service_has_the_socket() {
-  local id mounts
+# tc_socket_holders — the compose services that mount the engine's socket.
+tc_socket_holders() {
+  local id
   for id in $(tc_dc ps -q); do
-    mounts=$(docker inspect -f '{{range .Mounts}}{{.Source}} {{end}}' "$id")
-    if [[ $mounts == *docker.sock* ]]; then
-      [[ $(docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}' "$id") == sandbox-service ]] || return 1
+    if docker inspect -f '{{range .Mounts}}{{.Source}} {{end}}' "$id" | grep -q 'docker\.sock'; then
+      docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}' "$id"
     fi
+  done
+}
+
+# The stack's secrets (the init job's state volume), copied out for the Open Terminal client's
+# "no stack secret inside a sandbox" checks.
+tc_copy_secrets() { # tc_copy_secrets DIR
+  docker run --rm --network none -v "${TC_PROJECT}_state:/state:ro" --entrypoint tar \
+    "workcell/compose-init:$(img_version)" -C /state -cf - . | tar -xf - -C "$1"
+}
+
+# tc_probe_script HOST:PORT... — a bash script that prints "open T" or "closed T" for each target
+# (a TCP connect within 3 s), and "route yes|no" for whether the container has a default route.
+tc_probe_script() {
+  local t script='awk '"'"'$2 == "00000000" { r = 1 } END { print "route", (r ? "yes" : "no") }'"'"' /proc/net/route;'
+  for t in "$@"; do
+    script+=" if timeout 3 bash -c 'exec 3<>/dev/tcp/${t%:*}/${t##*:}' 2>/dev/null; then echo open $t; else echo closed $t; fi;"
+  done
+  printf '%s\n' "$script"
+}
+
+# tc_targets NETWORK PORT... — IP:PORT of every container of the project on that compose network
+# (NATS 4222, PostgreSQL 5432, the services 8080, the proxy 2375: whatever each listens on).
+tc_targets() {
+  local net=${TC_PROJECT}_$1 id name ip
+  for id in $(docker network inspect -f '{{range $k, $v := .Containers}}{{$k}} {{end}}' "$net"); do
+    name=$(docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}' "$id")
+    ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$net\").IPAddress}}" "$id")
+    case $name in
+      nats) echo "$ip:4222" ;;
+      postgres) echo "$ip:5432" ;;
+      docker-proxy) echo "$ip:2375" ;;
+      *-service | sandbox-mirror) echo "$ip:8080" ;;
+    esac
+  done
+}
+
+# tc_sandbox_run COMMAND — runs COMMAND in a user's Open Terminal sandbox; prints its output.
+tc_sandbox_run() {
+  local key body
+  key=$(tc_dc run --rm -T --entrypoint cat cli /run/workcell/secrets/terminal-server-key 2>/dev/null) || return 1
+  body=$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$1")
+  curl -sf --max-time 120 -X POST -H "Authorization: Bearer $key" -H 'X-User-Id: compose-probe' \
+    -H 'Content-Type: application/json' --data-binary "$body" \
+    "http://127.0.0.1:$TC_PORT/api/open-terminal/execute?wait=60" |
+    python3 -c 'import json, sys; print("".join(e.get("data", "") for e in json.load(sys.stdin).get("output", [])))'
+}
+
+# From inside a sandbox nothing of the stack answers: every target is closed although the sandbox has
+# a network (a default route), while the same probe from a container on the stack's own network finds
+# every target open (so a closed port means blocked, not absent). NETWORK names the stack's network
+# the targets are on; the host's ports (the sandbox network's gateway) are probed too.
+tc_unreachable_from_sandbox() { # NETWORK
+  local -a targets
+  local gateway control inside t
+  mapfile -t targets < <(tc_targets "$1")
+  ((${#targets[@]} > 0)) || return 1
+  control=$(docker run --rm --network "${TC_PROJECT}_$1" --entrypoint bash "workcell/compose-init:$(img_version)" \
+    -c "$(tc_probe_script "${targets[@]}")") || return 1
+  for t in "${targets[@]}"; do
+    grep -qx "open $t" <<<"$control" || { printf '      control: %s not open from the %s network\n' "$t" "$1" >&2; return 1; }
+  done
+  gateway=$(docker network inspect -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}' "workcell-$TC_PROJECT-sandbox" 2>/dev/null)
+  [[ -z $gateway ]] || targets+=("$gateway:$TC_PORT" "$gateway:4222" "$gateway:5432" "$gateway:2375")
+  inside=$(tc_sandbox_run "$(tc_probe_script "${targets[@]}")") || return 1
+  printf '      from a sandbox: %s\n' "$(tr '\n' ' ' <<<"$inside")" >&2
+  grep -qx 'route yes' <<<"$inside" || return 1
+  for t in "${targets[@]}"; do
+    grep -qx "closed $t" <<<"$inside" || return 1
+  done
+}
+
+# tc_engine_call METHOD PATH — the status code the socket proxy answers sandbox-service's container.
+tc_engine_call() {
+  docker exec "$(tc_dc ps -q sandbox-service)" bash -c \
+    'exec 3<>/dev/tcp/docker-proxy/2375 && printf "%s %s HTTP/1.0\r\nHost: docker\r\nContent-Length: 0\r\n\r\n" "$0" "$1" >&3 && head -n 1 <&3' \
+    "$1" "$2" | awk '{ print $2 }'
+}
+
+# Through the proxy sandbox-service may ping the engine, and nothing outside the driver's calls.
+tc_proxy_refuses() {
+  local call code
+  code=$(tc_engine_call GET /v1.41/_ping)
+  [[ $code == 200 ]] || { printf '      GET /_ping answered %s\n' "$code" >&2; return 1; }
+  for call in 'POST /v1.41/images/create?fromImage=busybox' 'POST /v1.41/build' 'GET /v1.41/events' \
+    'GET /v1.41/secrets' 'POST /v1.41/containers/x/update' 'PUT /v1.41/containers/x/archive?path=/' \
+    'POST /v1.41/networks/x/connect' 'POST /v1.41/commit?container=x' 'GET /v1.41/system/df' \
+    'GET /v1.41/containers/x/../../secrets'; do
+    code=$(tc_engine_call ${call% *} "${call#* }")
+    [[ $code == 403 ]] || { printf '      %s answered %s\n' "$call" "$code" >&2; return 1; }
   done
 }
 
@@ -121,42 +233,101 @@ tc_nothing_left() {
   [[ -z $left ]] || { printf '      left behind: %s\n' $left >&2; return 1; }
 }
 
-test_compose() {
-  source "$ROOT/bin/lib/images.sh"
-  command -v docker-compose >/dev/null 2>&1 || de_apt_install docker-compose || wc_die "docker-compose is missing"
-  local version start up_at
-  build_images --infra || wc_die "image build failed"
-  ensure_sandbox_image || wc_die "sandbox image build failed"
-  ensure_sandbox_disk_root || wc_die "the sandboxes' disk root is not a shared mount"
-  version=$(img_version)
-  export WORKCELL_VERSION=$version WORKCELL_COMPOSE_INSTANCE=$TC_PROJECT WORKCELL_COMPOSE_PORT=$TC_PORT \
-    WORKCELL_COMPOSE_PREVIEW_PORT=$((TC_PORT + 4)) WORKCELL_COMPOSE_TERMINAL_PORT=$((TC_PORT + 5)) \
-    WORKCELL_NATS_IMAGE=workcell/nats:$version WORKCELL_POSTGRES_IMAGE=workcell/postgres:$version \
-    WORKCELL_DOCKER_GID=$(stat -c %g /var/run/docker.sock)
-  wc_say "compose stack '$TC_PROJECT' on 127.0.0.1:$TC_PORT"
+# tc_up — starts the variant's stack and waits until it is healthy (a failed check otherwise).
+tc_up() {
+  local start=$SECONDS up_at
   tc_down # a run that was interrupted
-  trap tc_down EXIT
-  start=$SECONDS
-  tc_dc up -d >"$WC_LOGS/compose-test.log" 2>&1 || { cat "$WC_LOGS/compose-test.log" >&2; wc_die "docker-compose up failed"; }
+  if ! tc_dc up -d >>"$WC_LOGS/compose-test.log" 2>&1; then
+    tail -n 20 "$WC_LOGS/compose-test.log" >&2
+    return 1
+  fi
   up_at=$SECONDS
-  if ! wc_wait_for "$TC_READY_LIMIT" "compose stack" tc_all_healthy; then
+  if ! wc_wait_for "$TC_READY_LIMIT" "compose stack ($TC_VARIANT)" tc_all_healthy; then
     tc_dc ps >&2
-    tc_dc logs --tail 30 >&2
-    wc_die "the compose stack was not healthy within $TC_READY_LIMIT s"
+    tc_dc logs --tail 30 >>"$WC_LOGS/compose-test.log" 2>&1
+    return 1
   fi
   wc_info "healthy $((SECONDS - start)) s after 'up' began ($((up_at - start)) s of it in 'up' itself)"
   tc_start_times
   TC_TOKEN=$(tc_dc run --rm -T cli token --user admin --role admin 2>>"$WC_LOGS/compose-test.log" | tail -n 1)
-  tc_check "the CLI prints an admin token" test -n "$TC_TOKEN"
-  tc_check "the token works at the gateway" eval "tc_api GET /api/auth/me >/dev/null"
-  tc_check "a task is created and a file written and read back in its sandbox" tc_task_file_round_trip
-  tc_check "its run ends failed (no provider configured)" tc_run_ends_honestly
-  tc_check "secrets are neither in an image nor in a container's environment" tc_secrets_not_in_images
-  tc_check "services run as 10001 on a read-only root" tc_runs_read_only_as_non_root
-  tc_check "only sandbox-service has the Docker socket" tc_only_sandbox_service_has_the_socket
+}
+
+# tc_up_checked NAME — tc_up as a check of its own, its timings on the console; fails when not up.
+tc_up_checked() {
+  local rc=0
+  tc_up || rc=$?
+  wt_check "$1: every service healthy within $TC_READY_LIMIT s, an admin token from the CLI" test "$rc" -eq 0 -a -n "$TC_TOKEN"
+  ((rc == 0)) && [[ -n $TC_TOKEN ]]
+}
+
+tc_variant_socket() {
+  TC_VARIANT=socket TC_PROJECT=${WORKCELL_COMPOSE_TEST_PROJECT:-workcell-compose-test}
+  export WORKCELL_COMPOSE_INSTANCE=$TC_PROJECT
+  wc_say "compose stack '$TC_PROJECT' on 127.0.0.1:$TC_PORT (the socket in sandbox-service)"
+  trap tc_down EXIT
+  tc_up_checked "compose" || { tc_down; trap - EXIT; return 0; }
+  wt_check "compose: the admin token works at the gateway" tc_api GET /api/auth/me
+  wt_check "compose: a task is created and a file written and read back in its sandbox" tc_task_file_round_trip
+  wt_check "compose: its run ends failed (no such provider configured)" tc_run_ends_honestly
+  wt_check "compose: a scripted agent run writes its file through the tools and completes" tc_agent_run
+  wt_check "compose: secrets are neither in an image nor in a container's environment" tc_secrets_not_in_images
+  wt_check "compose: services run as 10001 on a read-only root" tc_runs_read_only_as_non_root
+  wt_check "compose: only sandbox-service has the Docker socket" eval '[[ $(tc_socket_holders) == sandbox-service ]]'
+  wt_check "compose: from a sandbox, NATS, PostgreSQL, the services and the host's ports are unreachable" \
+    tc_unreachable_from_sandbox backend
+  local secrets
+  secrets=$(mktemp -d)
+  if tc_copy_secrets "$secrets"; then
+    WC_SECRETS=$secrets WC_KEYS=$secrets wt_open_terminal_checks "http://127.0.0.1:$TC_PORT" "$(cat "$secrets/terminal-server-key")"
+  else
+    wt_check "compose: the stack's secrets can be read for the Open Terminal checks" false
+  fi
+  rm -rf "$secrets"
   trap - EXIT
   tc_down
-  tc_check "down -v leaves no container, volume or network behind" tc_nothing_left
-  ((TC_FAILED == 0)) || wc_die "compose checks failed (log: $WC_LOGS/compose-test.log)"
-  wc_say "compose checks passed"
+  wt_check "compose: down -v leaves no container, volume or network behind" tc_nothing_left
 }
+
+tc_variant_proxy() {
+  TC_VARIANT=proxy TC_PROJECT=${WORKCELL_COMPOSE_TEST_PROJECT:-workcell-compose-test}-proxy
+  export WORKCELL_COMPOSE_INSTANCE=$TC_PROJECT WORKCELL_SOCKET_PROXY_IMAGE=workcell/socket-proxy:$(img_version)
+  wc_say "compose stack '$TC_PROJECT' on 127.0.0.1:$TC_PORT (the socket proxy)"
+  trap tc_down EXIT
+  tc_up_checked "compose proxy" || { tc_down; trap - EXIT; return 0; }
+  wt_check "compose proxy: a task's sandbox is made through the proxy, a file written and read back" tc_task_file_round_trip
+  wt_check "compose proxy: only the proxy has the Docker socket" eval '[[ $(tc_socket_holders) == docker-proxy ]]'
+  wt_check "compose proxy: engine calls outside the driver's are refused by the proxy (403)" tc_proxy_refuses
+  wt_check "compose proxy: from a sandbox, the proxy is unreachable" tc_unreachable_from_sandbox engine
+  trap - EXIT
+  tc_down
+  wt_check "compose proxy: down -v leaves no container, volume or network behind" tc_nothing_left
+}
+
+# wt_compose_checks — both variants; the images are built first (their sizes in the images log).
+wt_compose_checks() {
+  source "$ROOT/bin/lib/images.sh"
+  command -v docker-compose >/dev/null 2>&1 || de_apt_install docker-compose || wc_die "docker-compose is missing"
+  local version model_host rc=0
+  build_images --infra || rc=$?
+  wt_check "compose: the images build" test "$rc" -eq 0
+  ((rc == 0)) || return 0
+  ensure_sandbox_image || wc_die "sandbox image build failed"
+  ensure_sandbox_firewall
+  ensure_sandbox_disk_root || wc_die "the sandboxes' disk root is not a shared mount"
+  version=$(img_version)
+  # The fixture model listens on the Docker bridge's address: agent-runner reaches it as
+  # host.docker.internal (the host gateway), and nothing outside this machine can.
+  model_host=$(ip -4 -o addr show docker0 | awk '{ sub(/\/.*/, "", $4); print $4; exit }')
+  wt_fixture_start compose-model "$WC_RUN" "http://$model_host:$TC_MODEL_PORT/api/version" \
+    "$ROOT/bin/lib/e2e/runs_ollama_fixture.py" --host "$model_host" --port "$TC_MODEL_PORT" ||
+    wt_check "compose: the fixture model starts" false
+  export WORKCELL_VERSION=$version WORKCELL_COMPOSE_PORT=$TC_PORT \
+    WORKCELL_COMPOSE_PREVIEW_PORT=$((TC_PORT + 4)) WORKCELL_COMPOSE_TERMINAL_PORT=$((TC_PORT + 5)) \
+    WORKCELL_NATS_IMAGE=workcell/nats:$version WORKCELL_POSTGRES_IMAGE=workcell/postgres:$version \
+    WORKCELL_DOCKER_GID=$(stat -c %g /var/run/docker.sock) WORK_OLLAMA_URL=http://host.docker.internal:$TC_MODEL_PORT
+  : >"$WC_LOGS/compose-test.log"
+  tc_variant_socket
+  tc_variant_proxy
+  wc_stop_pid compose-model "$WC_RUN/compose-model.pid"
+}
+

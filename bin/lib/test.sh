@@ -183,15 +183,22 @@ source "$ROOT/bin/lib/test-disks.sh"
 source "$ROOT/bin/lib/test-supervision.sh"
 source "$ROOT/bin/lib/test-agent-routes.sh"
 source "$ROOT/bin/lib/test-overload.sh"
+source "$ROOT/bin/lib/test-compose.sh"
 
 # bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api,
-# open-terminal, supervision, disks), on a stack of their own as in wt_stack_tests; no go test, no mvn verify.
+# open-terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
+# compose stack, bin/lib/test-compose.sh); no go test, no mvn verify.
 wt_only_stack_tests() {
   local names=",$1,"
+  : >"$WC_LOGS/stack-test.log"
+  if [[ $names == *,compose,* ]]; then
+    wt_compose_checks
+    names=${names//,compose,/,}
+    [[ $names == , ]] && return 0
+  fi
   local -a stack=(env WORKCELL_STATE="$WC_STATE/stack-test" WORKCELL_PORT_BASE=9480 WORKCELL_PG_PORT=15433
     WORKCELL_NATS_PORT=14224 WORKCELL_NATS_MONITOR_PORT=18224 "$ROOT/bin/workcell")
   local url=http://127.0.0.1:9480 token
-  : >"$WC_LOGS/stack-test.log"
   trap '"${stack[@]}" down >/dev/null 2>&1 || true' RETURN
   wt_check "up prints the API URL and an admin token" bash -c '"$@" up >"'"$WC_LOGS/stack-test.out"'" 2>&1' _ "${stack[@]}"
   token=$(sed -n 's/^Admin token: *//p' "$WC_LOGS/stack-test.out")
@@ -207,7 +214,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, open-terminal, supervision, disks"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, open-terminal, supervision, disks, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine
@@ -221,7 +228,7 @@ run_all_tests() {
     return
   fi
   # NATS: each module's tests start a nats-server of their own (test-fixtures' PrivateNatsServer).
-  wc_say "[test 1/4] real parts: PostgreSQL, nats-server, Docker, sandbox image"
+  wc_say "[test 1/5] real parts: PostgreSQL, nats-server, Docker, sandbox image"
   wc_ensure_packages
   ensure_postgres
   wt_reset_test_databases
@@ -229,12 +236,14 @@ run_all_tests() {
   ensure_sandbox_firewall
   ensure_sandbox_disk_root
   ensure_sandbox_image
-  wc_say "[test 2/4] celld (go test)"
+  wc_say "[test 2/5] celld (go test)"
   wt_go_tests
-  wc_say "[test 3/4] Java modules (mvn verify)"
+  wc_say "[test 3/5] Java modules (mvn verify)"
   wt_maven_tests
-  wc_say "[test 4/4] the launcher end to end"
+  wc_say "[test 4/5] the launcher end to end"
   wt_stack_tests
+  wc_say "[test 5/5] the compose stack, both engine-access variants"
+  wt_compose_checks
   wc_say "tests finished in $((SECONDS - start)) s"
   local f
   for f in "${WT_FAILURES[@]}"; do wc_err "$f"; done

@@ -97,9 +97,10 @@ class Handler(FixtureHandler):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (the compose check uses the Docker bridge's)")
     parser.add_argument("--port", type=int, default=18499)
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     server.serve_forever()
 

@@ -7,11 +7,13 @@ its event stream. RSS of every service is sampled from its pid file; the warm va
 the end of the warm-up. Writes a Markdown report. python3 stdlib only.
 
   soak.py URL ADMIN_TOKEN TERMINAL_KEY RUN_DIR RESULTS_MD [--users 20] [--minutes 10] [--warmup 60]
+          [--series RSS.csv] [--snapshots FOLDER]
 """
 import argparse
 import datetime
 import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -97,6 +99,12 @@ def work_user(url, token, stats, stop):
         time.sleep(1)
 
 
+def snapshot(run_dir, folder, label, histogram):
+    """What each JVM holds (heap, native memory, classes): bench/soak/snapshot.sh."""
+    subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "snapshot.sh"), run_dir, folder, label],
+                   env=dict(os.environ, HISTOGRAM="1" if histogram else "0"), check=False)
+
+
 def percentile(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100.0 * (len(values) - 1))))] if values else 0
@@ -112,6 +120,8 @@ def main():
     parser.add_argument("--users", type=int, default=20)
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--warmup", type=float, default=60)
+    parser.add_argument("--series", help="CSV of every service's RSS (MiB) every 10 s, to see growth level off or not")
+    parser.add_argument("--snapshots", help="folder for bench/soak/snapshot.sh at warm (no histogram) and at the end")
     args = parser.parse_args()
     url = args.url.rstrip("/")
     stats, stop = Stats(), threading.Event()
@@ -123,17 +133,28 @@ def main():
     time.sleep(args.warmup)
     warm = {s: rss_kib(args.run_dir, s) for s in SERVICES}
     peak = dict(warm)
+    series = open(args.series, "w") if args.series else None
+    if series:
+        series.write("seconds," + ",".join(SERVICES) + "\n")
+    if args.snapshots:
+        snapshot(args.run_dir, args.snapshots, "warm", histogram=False)
     with stats.lock:
         stats.measuring = True
         stats.status = {}
     started = time.monotonic()
     while time.monotonic() - started < args.minutes * 60:
         time.sleep(10)
-        for s in SERVICES:
-            now = rss_kib(args.run_dir, s)
+        sample = {s: rss_kib(args.run_dir, s) for s in SERVICES}
+        for s, now in sample.items():
             if now and (peak.get(s) or 0) < now:
                 peak[s] = now
+        if series:
+            series.write("%.0f," % (time.monotonic() - started)
+                         + ",".join("%.1f" % ((sample[s] or 0) / 1024) for s in SERVICES) + "\n")
+            series.flush()
     final = {s: rss_kib(args.run_dir, s) for s in SERVICES}
+    if args.snapshots:
+        snapshot(args.run_dir, args.snapshots, "end", histogram=True)
     elapsed = time.monotonic() - started
     stop.set()
     with stats.lock:

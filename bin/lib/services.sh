@@ -13,6 +13,18 @@ WC_URL=http://127.0.0.1:${WC_PORT[gateway-service]}
 
 # Small heaps and the serial collector: seven JVMs share a 2-core machine with sandboxes.
 WC_JAVA_OPTS=${WORKCELL_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xmx160m -Xss512k -XX:MaxMetaspaceSize=128m -XX:ReservedCodeCacheSize=48m -XX:+ExitOnOutOfMemoryError}
+# glibc keeps up to 8 malloc arenas per core, each holding freed memory: about 50 MB of a JVM's RSS
+# that Native Memory Tracking does not see (the JIT's arenas, Netty's native allocations). Two suffice here.
+WC_MALLOC_ARENA_MAX=${WORKCELL_MALLOC_ARENA_MAX:-2}
+# Added for one service (after WC_JAVA_OPTS, so they win); WORKCELL_JAVA_OPTS_GATEWAY etc. replace them.
+# The gateway's young generation holds the requests in flight (20 users' 64 KB bodies with their
+# JSON and NATS copies: several MB): in the default one, 5 MB at -Xms16m, every collection promoted
+# them, the old generation filled with garbage and the serial collector grew it rather than collect,
+# up to -Xmx (RSS +43 % over a 10-minute soak, with 18 MB live). A fixed 40 MB young generation with
+# 6.7 MB survivors (-Xms64m, so it is whole from the start) lets them die young (bench/soak/results.md).
+declare -A WC_SERVICE_JAVA_OPTS=(
+  [gateway-service]=${WORKCELL_JAVA_OPTS_GATEWAY:--Xms64m -Xmn40m -XX:SurvivorRatio=4}
+)
 
 # Operator variables a service receives when they are set in the launcher's environment: seed 004's
 # WORK_* settings go to the one service that reads them (provider keys only to agent-runner), and a
@@ -134,8 +146,8 @@ wc_start_service() {
   mkdir -p "$WC_STATE/cds"
   # The supervisor keeps the JVM running (it still exits on out-of-memory: a supervised process should).
   setsid bash "$ROOT/bin/lib/supervise.sh" "$svc" "$WC_RUN" "$WC_LOGS" \
-    env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 "${env_lines[@]}" \
-    "$JAVA_HOME/bin/java" $WC_JAVA_OPTS -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
+    env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 MALLOC_ARENA_MAX="$WC_MALLOC_ARENA_MAX" "${env_lines[@]}" \
+    "$JAVA_HOME/bin/java" $WC_JAVA_OPTS ${WC_SERVICE_JAVA_OPTS[$svc]:-} -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
     -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >/dev/null 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   echo $! >"$WC_RUN/$svc.supervisor.pid"
 }

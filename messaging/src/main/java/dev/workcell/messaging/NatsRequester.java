@@ -10,6 +10,8 @@ import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -50,13 +52,18 @@ public class NatsRequester {
       }
       Headers headers = ActorHeaders.write(new Headers(), actor, TraceContext.outgoing());
       Message message = NatsMessage.builder().subject(subject).headers(headers).data(codec.encode(body)).build();
-      return Uni.createFrom()
+      Context caller = Vertx.currentContext();
+      Uni<Message> reply = Uni.createFrom()
           .completionStage(() -> nats.connection().requestWithTimeout(message, deadline))
           // jnats expires requests on a periodic sweep, so the deadline is enforced here, exactly.
           .ifNoItem().after(deadline).failWith(() -> new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT,
-              "no answer on " + subject + " within " + deadline.toMillis() + " ms"))
+              "no answer on " + subject + " within " + deadline.toMillis() + " ms"));
+      if (settings.repliesOnCallerContext() && caller != null) {
+        reply = reply.emitOn(command -> caller.runOnContext(ignored -> command.run()));
+      }
+      return reply
           .onFailure().transform(failure -> translate(subject, failure))
-          .map(reply -> decodeReply(subject, reply, replyType));
+          .map(answer -> decodeReply(subject, answer, replyType));
     });
   }
 

@@ -27,6 +27,16 @@ public interface NatsSettings {
   @WithDefault("2s")
   Duration connectTimeout();
 
+  /**
+   * Whether a reply is decoded and continued on the Vert.x context that asked (its event loop or
+   * worker) rather than on the connection's one reply thread, where a 2 MB decode (or the next
+   * request's encode) holds up every other reply of the service. Off by default: a service that
+   * blocks a worker awaiting a reply would wait for itself, and blocking continuations would block
+   * an event loop instead of the reply thread.
+   */
+  @WithDefault("false")
+  boolean repliesOnCallerContext();
+
   /** Whether this service creates/updates the JetStream streams of the contract at connect. */
   @WithDefault("true")
   boolean provisionStreams();

@@ -16,6 +16,8 @@ import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,6 +66,29 @@ class NatsRequestReplyTest {
     assertThat(reply.accountId()).isEqualTo("alice-id");
     assertThat(reply.role()).isEqualTo("user");
     assertThat(TraceParent.isValid(reply.traceparent())).isTrue();
+  }
+
+  /** Thread the reply's continuation ran on, for a request made on a Vert.x event loop: "asking" when it was that loop. */
+  static String continuationThread(NatsRequester requester, Subject<Echo, Echoed> subject) throws Exception {
+    CompletableFuture<String> thread = new CompletableFuture<>();
+    vertx.getOrCreateContext().runOnContext(ignored -> {
+      Thread asking = Thread.currentThread();
+      requester.request(subject, new Echo("x"), ALICE).subscribe().with(
+          reply -> thread.complete(Thread.currentThread() == asking ? "asking" : Thread.currentThread().getName()),
+          thread::completeExceptionally);
+    });
+    return thread.get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void withRepliesOnCallerContextAReplyContinuesOnTheEventLoopThatAskedNotOnTheSharedReplyThread() throws Exception {
+    var subject = subject();
+    bus.responder.serve(subject, request -> Uni.createFrom().item(new Echoed(request.body().text(), null, null, null)));
+    NatsRequester onCaller = new NatsRequester(bus.connection, bus.codec, TestBus.settings(true));
+
+    assertThat(continuationThread(onCaller, subject)).isEqualTo("asking");
+    // The default: the connection's reply thread, which every reply of the service shares.
+    assertThat(continuationThread(bus.requester, subject)).isNotEqualTo("asking");
   }
 
   @Test

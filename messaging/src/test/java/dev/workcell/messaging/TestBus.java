@@ -27,7 +27,7 @@ final class TestBus implements AutoCloseable {
   final StreamProvisioner streams;
 
   TestBus(Vertx vertx, String serviceName) throws Exception {
-    settings = settings();
+    settings = settings(false);
     ServiceIdentity identity = identity(serviceName);
     connection = new NatsConnection(settings, identity);
     connection.start(null);
@@ -41,7 +41,7 @@ final class TestBus implements AutoCloseable {
     connection.connection().close();
   }
 
-  private static NatsSettings settings() {
+  static NatsSettings settings(boolean repliesOnCallerContext) {
     return new NatsSettings() {
       public String url() { return URL; }
       public Optional<String> user() { return Optional.empty(); }
@@ -49,6 +49,7 @@ final class TestBus implements AutoCloseable {
       public Duration requestTimeout() { return Duration.ofSeconds(3); }
       public Duration connectTimeout() { return Duration.ofSeconds(2); }
       public boolean provisionStreams() { return true; }
+      public boolean repliesOnCallerContext() { return repliesOnCallerContext; }
     };
   }
 

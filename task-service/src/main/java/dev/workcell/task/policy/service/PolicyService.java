@@ -16,7 +16,7 @@ import dev.workcell.task.policy.repository.PolicyRepository;
 import dev.workcell.task.support.DbErrors;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
-import dev.workcell.task.task.repository.TaskRepository;
+import dev.workcell.task.conversation.repository.TaskRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -6,7 +6,7 @@ import dev.workcell.contracts.task.RunControlApi.LeaseState;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.config.TaskSettings;
-import dev.workcell.task.run.repository.RunRepository;
+import dev.workcell.task.conversation.repository.RunRepository;
 import dev.workcell.task.support.Failures;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

@@ -5,7 +5,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.config.TaskSettings;
 import dev.workcell.task.support.Failures;
-import dev.workcell.task.task.repository.TaskCreateStatements;
+import dev.workcell.task.conversation.repository.TaskCreateStatements;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -10,7 +10,7 @@ import dev.workcell.contracts.task.TicketApi.TicketIssued;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
-import dev.workcell.task.task.repository.TaskRepository;
+import dev.workcell.task.conversation.repository.TaskRepository;
 import dev.workcell.task.ticket.TicketEntity;
 import dev.workcell.task.ticket.repository.TicketRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;

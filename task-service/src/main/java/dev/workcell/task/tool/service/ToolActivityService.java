@@ -12,7 +12,7 @@ import dev.workcell.task.run.service.RunService;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
 import dev.workcell.task.support.Text;
-import dev.workcell.task.task.repository.TaskRepository;
+import dev.workcell.task.conversation.repository.TaskRepository;
 import dev.workcell.task.tool.ToolActivityEntity;
 import dev.workcell.task.tool.repository.ToolActivityRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;

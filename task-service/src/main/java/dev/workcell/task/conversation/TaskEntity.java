@@ -1,4 +1,4 @@
-package dev.workcell.task.task;
+package dev.workcell.task.conversation;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;

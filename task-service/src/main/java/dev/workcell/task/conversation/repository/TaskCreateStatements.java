@@ -1,10 +1,10 @@
-package dev.workcell.task.task.repository;
+package dev.workcell.task.conversation.repository;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.task.access.WorkSettingsEntity;
-import dev.workcell.task.message.MessageEntity;
-import dev.workcell.task.run.RunEntity;
-import dev.workcell.task.task.TaskEntity;
+import dev.workcell.task.conversation.MessageEntity;
+import dev.workcell.task.conversation.RunEntity;
+import dev.workcell.task.conversation.TaskEntity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,4 +1,4 @@
-package dev.workcell.task.task;
+package dev.workcell.task.conversation;
 
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.TaskState;

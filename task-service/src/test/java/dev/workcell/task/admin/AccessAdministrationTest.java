@@ -1,4 +1,4 @@
-package dev.workcell.task.access;
+package dev.workcell.task.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.workcell.task.message.repository;
+package dev.workcell.task.conversation.repository;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,7 +1,7 @@
-package dev.workcell.task.run.repository;
+package dev.workcell.task.conversation.repository;
 
-import dev.workcell.task.message.MessageEntity;
-import dev.workcell.task.run.RunEntity;
+import dev.workcell.task.conversation.MessageEntity;
+import dev.workcell.task.conversation.RunEntity;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

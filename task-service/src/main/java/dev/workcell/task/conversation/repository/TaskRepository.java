@@ -1,6 +1,6 @@
-package dev.workcell.task.task.repository;
+package dev.workcell.task.conversation.repository;
 
-import dev.workcell.task.task.TaskEntity;
+import dev.workcell.task.conversation.TaskEntity;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,7 +1,7 @@
-package dev.workcell.task.message.repository;
+package dev.workcell.task.conversation.repository;
 
 import dev.workcell.task.access.WorkSettingsEntity;
-import dev.workcell.task.message.MessageEntity;
+import dev.workcell.task.conversation.MessageEntity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

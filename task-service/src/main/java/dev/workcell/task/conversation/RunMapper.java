@@ -1,4 +1,4 @@
-package dev.workcell.task.run;
+package dev.workcell.task.conversation;
 
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunState;

@@ -1,4 +1,4 @@
-package dev.workcell.task.access.messaging;
+package dev.workcell.task.admin.messaging;
 
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
@@ -8,7 +8,7 @@ import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
 import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.messaging.NatsResponder;
-import dev.workcell.task.access.service.AccessAdministration;
+import dev.workcell.task.admin.service.AccessAdministration;
 import dev.workcell.task.audit.service.AuditQuery;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +16,7 @@ import jakarta.enterprise.event.Observes;
 
 /** NATS subjects of Work access, roles, account deletion, and the audit log. */
 @ApplicationScoped
-public class AccessHandlers {
+public class AdminHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, AccessAdministration admin, AuditQuery audit) {
     responder.serve(TaskSubjects.ACCESS_GET, r -> admin.mode());

@@ -1,4 +1,4 @@
-package dev.workcell.task.message;
+package dev.workcell.task.conversation;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

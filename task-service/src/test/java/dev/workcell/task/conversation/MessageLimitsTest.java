@@ -1,4 +1,4 @@
-package dev.workcell.task.message;
+package dev.workcell.task.conversation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

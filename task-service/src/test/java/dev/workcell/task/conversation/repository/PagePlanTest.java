@@ -1,4 +1,4 @@
-package dev.workcell.task.message.repository;
+package dev.workcell.task.conversation.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

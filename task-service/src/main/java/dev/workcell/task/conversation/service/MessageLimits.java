@@ -1,4 +1,4 @@
-package dev.workcell.task.message.service;
+package dev.workcell.task.conversation.service;
 
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;

@@ -1,6 +1,6 @@
-package dev.workcell.task.message.repository;
+package dev.workcell.task.conversation.repository;
 
-import dev.workcell.task.message.MessageEntity;
+import dev.workcell.task.conversation.MessageEntity;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

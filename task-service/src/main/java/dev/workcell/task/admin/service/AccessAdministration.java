@@ -1,4 +1,4 @@
-package dev.workcell.task.access.service;
+package dev.workcell.task.admin.service;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
@@ -11,6 +11,7 @@ import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
 import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
+import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.access.WorkSettingsEntity;
 import dev.workcell.task.access.repository.WorkSettingsRepository;
 import dev.workcell.task.account.AccountEntity;
@@ -19,7 +20,7 @@ import dev.workcell.task.account.service.AccountService;
 import dev.workcell.task.audit.service.AuditLog;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
-import dev.workcell.task.task.repository.TaskRepository;
+import dev.workcell.task.conversation.repository.TaskRepository;
 import dev.workcell.task.task.service.TaskDeletion;
 import dev.workcell.task.task.service.TaskPausing;
 import io.quarkus.hibernate.reactive.panache.Panache;

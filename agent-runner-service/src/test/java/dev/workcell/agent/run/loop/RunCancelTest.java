@@ -110,7 +110,7 @@ class RunCancelTest {
     RunCommand command = awaitCommand(run);
     assertThat(run.claims).as("the lease is claimed when the run is taken").hasSize(1);
     String runner = run.claims.getFirst();
-    assertThat(run.heartbeats).as("renewed by the runner that claimed it").containsOnly(runner);
+    assertThat(run.heartbeats).as("renewed by the runner that claimed it").allMatch(runner::equals);
 
     tasks.loseLease(run); // no push: only the next heartbeat's answer tells the runner
 

@@ -103,10 +103,12 @@ class AgentRunTest {
 
     assertThat(run.state()).isEqualTo("completed");
     assertThat(run.requestsBeforeFirstModelRequest()).as("one claim before the first model token").containsExactly(CLAIM);
-    // Lease renewals and pending-message asks depend on timing; everything else is fixed per round and per call.
+    // Lease renewals and pending-message asks depend on timing; everything else is fixed per round and per call
+    // (run_command asks for approval first, which answers at once with approvals off).
     assertThat(run.requests.stream().map(TaskServiceFixture.Request::subject)
         .filter(s -> !s.equals(TaskSubjects.RUNNER_HEARTBEAT.name()) && !s.equals(TaskSubjects.RUNNER_PENDING.name())))
-        .containsExactly(CLAIM, ROUND, START, FINISH, ROUND, START, FINISH, ROUND, TaskSubjects.RUNNER_TRANSITION.name());
+        .containsExactly(CLAIM, ROUND, START, FINISH, ROUND, TaskSubjects.RUNNER_APPROVAL_REQUEST.name(), START, FINISH, ROUND,
+            TaskSubjects.RUNNER_TRANSITION.name());
     // What the UI shows of the first call: the assistant message with the call, one Activity record
     // running then ok, and the tool message answering the call.
     String callId = run.appended.getFirst().toolCalls().getFirst().id();

@@ -32,7 +32,7 @@ public final class RunControlApi {
   }
 
   /**
-   * Claims (first beat) and renews the lease of the runner {@code runnerId} on a run it drives.
+   * Renews the lease of the runner {@code runnerId} on a run it claimed ({@link TaskSubjects#RUNNER_CLAIM}).
    * {@link LeaseState} → service actors only.
    */
   public record Heartbeat(String taskId, String runId, String runnerId) {}

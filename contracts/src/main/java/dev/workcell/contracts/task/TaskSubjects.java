@@ -9,15 +9,17 @@ import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
 import dev.workcell.contracts.task.PreviewApi.SetPreview;
-import dev.workcell.contracts.task.RunnerApi.AddUsage;
-import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.ApprovalRef;
-import dev.workcell.contracts.task.RunnerApi.ModelContext;
+import dev.workcell.contracts.task.RunnerApi.ClaimRun;
+import dev.workcell.contracts.task.RunnerApi.ClaimedRun;
+import dev.workcell.contracts.task.RunnerApi.RecordRound;
+import dev.workcell.contracts.task.RunnerApi.RoundRecorded;
+import dev.workcell.contracts.task.RunnerApi.ToolFinished;
+import dev.workcell.contracts.task.RunnerApi.ToolRecorded;
+import dev.workcell.contracts.task.RunnerApi.ToolStarted;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
-import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
 import dev.workcell.contracts.task.RunnerApi.RequestApproval;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
-import dev.workcell.contracts.task.RunnerApi.RunSpec;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpec;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpecRequest;
@@ -199,27 +201,27 @@ public final class TaskSubjects {
 
   // --- agent-runner and sandbox-service (service) ---
 
-  /** {@link RunRef} → {@link RunSpec}; service. */
-  public static final Subject<RunRef, RunSpec> RUNNER_RUN =
-      Subject.of(P + "runner.run.get", RunRef.class, RunSpec.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
-  /** {@link RunTransition} → {@link RunView}; service. */
+  /**
+   * {@link ClaimRun} → {@link ClaimedRun}; service. The one request that starts a run: preparing →
+   * running with the runner's lease, the spec and the model context, in one transaction.
+   */
+  public static final Subject<ClaimRun, ClaimedRun> RUNNER_CLAIM =
+      Subject.of(P + "runner.run.claim", ClaimRun.class, ClaimedRun.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
+  /** {@link RunTransition} → {@link RunView}; service. Ends the run; task-service publishes its final events. */
   public static final Subject<RunTransition, RunView> RUNNER_TRANSITION =
       Subject.of(P + "runner.run.transition", RunTransition.class, RunView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
-  /** {@link AddUsage} → {@link RunView}; service. */
-  public static final Subject<AddUsage, RunView> RUNNER_USAGE =
-      Subject.of(P + "runner.run.usage", AddUsage.class, RunView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
-  /** {@link RunRef} → {@link ModelContext}; service. */
-  public static final Subject<RunRef, ModelContext> RUNNER_CONTEXT =
-      Subject.of(P + "runner.context", RunRef.class, ModelContext.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
+  /** {@link RecordRound} → {@link RoundRecorded}; service. A round's usage and assistant message in one write. */
+  public static final Subject<RecordRound, RoundRecorded> RUNNER_ROUND =
+      Subject.of(P + "runner.run.round", RecordRound.class, RoundRecorded.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RunRef} → {@link PendingMessages}; service. Returns and marks delivered the mid-run messages. */
   public static final Subject<RunRef, PendingMessages> RUNNER_PENDING =
       Subject.of(P + "runner.messages.pending", RunRef.class, PendingMessages.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
-  /** {@link AppendMessage} → {@link MessageView}; service. */
-  public static final Subject<AppendMessage, MessageView> RUNNER_APPEND =
-      Subject.of(P + "runner.messages.append", AppendMessage.class, MessageView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
-  /** {@link RecordToolActivity} → {@link ToolActivityView}; service. */
-  public static final Subject<RecordToolActivity, ToolActivityView> RUNNER_TOOL =
-      Subject.of(P + "runner.tools.record", RecordToolActivity.class, ToolActivityView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
+  /** {@link ToolStarted} → {@link ToolRecorded}; service. The one request at a tool call's start. */
+  public static final Subject<ToolStarted, ToolRecorded> RUNNER_TOOL_START =
+      Subject.of(P + "runner.tools.start", ToolStarted.class, ToolRecorded.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
+  /** {@link ToolFinished} → {@link ToolRecorded}; service. The one request at its end: activity result and tool message. */
+  public static final Subject<ToolFinished, ToolRecorded> RUNNER_TOOL_FINISH =
+      Subject.of(P + "runner.tools.finish", ToolFinished.class, ToolRecorded.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /** {@link RequestApproval} → {@link ApprovalView}; service. */
   public static final Subject<RequestApproval, ApprovalView> RUNNER_APPROVAL_REQUEST =
       Subject.of(P + "runner.approvals.request", RequestApproval.class, ApprovalView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
@@ -227,8 +229,10 @@ public final class TaskSubjects {
   public static final Subject<ApprovalRef, ApprovalView> RUNNER_APPROVAL_GET =
       Subject.of(P + "runner.approvals.get", ApprovalRef.class, ApprovalView.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);
   /**
-   * {@link RunControlApi.Heartbeat} → {@link RunControlApi.LeaseState}; service (agent-runner). Claims
-   * and renews the runner's lease on a run; a run whose lease expires is failed ({@code runner_lost}).
+   * {@link RunControlApi.Heartbeat} → {@link RunControlApi.LeaseState}; service (agent-runner). Renews
+   * the lease the runner took with {@link #RUNNER_CLAIM}; a run whose lease expires is failed
+   * ({@code runner_lost}). The answer also says the run's state (the runner reads it to learn whether
+   * the run ended in task-service).
    */
   public static final Subject<RunControlApi.Heartbeat, RunControlApi.LeaseState> RUNNER_HEARTBEAT =
       Subject.of(P + "runner.run.heartbeat", RunControlApi.Heartbeat.class, RunControlApi.LeaseState.class, ServiceName.TASK, NatsUser.AGENT_RUNNER);

@@ -49,4 +49,18 @@ public class MessageEntity extends PanacheEntityBase {
 
   @Column(name = "created_at", nullable = false, updatable = false)
   public OffsetDateTime createdAt;
+
+  /** A row the runner's one-statement writes stored: what they sent plus the id and time they got back. */
+  public static MessageEntity stored(long id, UUID taskId, UUID runId, String role, String content, boolean truncated,
+      OffsetDateTime createdAt) {
+    MessageEntity message = new MessageEntity();
+    message.id = id;
+    message.taskId = taskId;
+    message.runId = runId;
+    message.role = role;
+    message.content = content;
+    message.truncated = truncated;
+    message.createdAt = createdAt;
+    return message;
+  }
 }

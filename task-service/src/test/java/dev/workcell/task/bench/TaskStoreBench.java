@@ -5,10 +5,9 @@ import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.ping.Ping;
 import dev.workcell.contracts.ping.Pong;
-import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.ProviderKind;
-import dev.workcell.contracts.task.RunnerApi.AppendMessage;
+import dev.workcell.contracts.task.RunnerApi.RecordRound;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
@@ -99,8 +98,8 @@ class TaskStoreBench {
       Actor owner = work.admin();
       TaskCreated paged = work.createTask(owner, "page source");
       for (int m = 0; m < 210; m++) {
-        work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(paged.task().id(), paged.run().id(), MessageRole.ASSISTANT,
-            "x".repeat(500) + m, null, null), WorkClient.RUNNER);
+        work.call(TaskSubjects.RUNNER_ROUND, new RecordRound(paged.task().id(), paged.run().id(), 0, 0, 0,
+            "x".repeat(500) + m, null), WorkClient.RUNNER);
       }
       TaskCreated appendTarget = work.createTask(owner, "append target");
       created.add(new Created(owner, paged.task().id()));
@@ -186,8 +185,8 @@ class TaskStoreBench {
       return created.add(new Created(owner, id));
     }));
     rows.add(run("append message (runner)", pool, clients, APPENDS_PER_CLIENT, paceMs,
-        c -> work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(c.appendTarget.task().id(),
-            c.appendTarget.run().id(), MessageRole.ASSISTANT, "a reply of a few words", null, null),
+        c -> work.call(TaskSubjects.RUNNER_ROUND, new RecordRound(c.appendTarget.task().id(),
+            c.appendTarget.run().id(), 0, 0, 0, "a reply of a few words", null),
             WorkClient.RUNNER)));
     rows.add(run("read a 200-message page", pool, clients, PAGES_PER_CLIENT, paceMs, c -> {
       MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(c.paged.task().id(), null, 200), c.owner);

@@ -1,12 +1,18 @@
 package dev.workcell.task.message;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
-import dev.workcell.contracts.task.RunnerApi.AppendMessage;
-import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.RunView;
+import dev.workcell.contracts.task.RunnerApi.RecordRound;
+import dev.workcell.contracts.task.RunnerApi.ToolFinished;
+import dev.workcell.contracts.task.RunnerApi.ToolRecorded;
+import dev.workcell.contracts.task.RunnerApi.ToolStarted;
+import dev.workcell.contracts.task.ToolCall;
 import dev.workcell.contracts.task.TaskApi.ListToolActivity;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
@@ -82,15 +88,11 @@ class MessagePagingTest {
     String taskId = created.task().id();
     String runId = created.run().id();
 
-    MessageView assistant = work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(taskId, runId, MessageRole.ASSISTANT, "é".repeat(60_000), null, List.of()),
-        WorkClient.RUNNER);
-    MessageView tool = work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(taskId, runId, MessageRole.TOOL, "x".repeat(50_000), "call-1", null),
-        WorkClient.RUNNER);
-    ToolActivityView activity = work.call(TaskSubjects.RUNNER_TOOL,
-        new RecordToolActivity(taskId, runId, "call-1", "run_command", "{\"command\":\"yes\"}", "ok", "y".repeat(30_000),
-            false), WorkClient.RUNNER);
+    ToolCall call = new ToolCall("call-1", "run_command", "{\"command\":\"yes\"}");
+    MessageView assistant = work.round(taskId, runId, "é".repeat(60_000), List.of(call));
+    ToolRecorded recorded = work.tool(taskId, runId, call, "ok", "x".repeat(50_000));
+    MessageView tool = recorded.message();
+    ToolActivityView activity = recorded.activity();
 
     assertThat(assistant.truncated()).isTrue();
     assertThat(assistant.content().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(100_000);
@@ -98,9 +100,56 @@ class MessagePagingTest {
     assertThat(tool.truncated()).isTrue();
     assertThat(tool.content()).startsWith("x".repeat(20_000)).contains("[truncated: 30000 more characters");
     assertThat(activity.outputTruncated()).isTrue();
-    assertThat(activity.output()).startsWith("y".repeat(20_000)).hasSizeLessThan(20_100);
+    assertThat(activity.output()).startsWith("x".repeat(20_000)).hasSizeLessThan(20_100);
     ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, null, null, 0), owner);
     assertThat(timeline.activity()).extracting(ToolActivityView::toolCallId).containsExactly("call-1");
+  }
+
+  @Test
+  void aToolCallIsTwoWritesAndShowsAsTheUiReadsIt() {
+    TaskCreated created = work.createTask(owner, "list the files");
+    String taskId = created.task().id();
+    String runId = created.run().id();
+    work.move(taskId, runId, "running");
+    ToolCall call = new ToolCall("call-ls", "list_files", "{\"path\":\".\"}");
+
+    work.round(taskId, runId, "Let me look.", List.of(call));
+    ToolRecorded started = work.call(TaskSubjects.RUNNER_TOOL_START, new ToolStarted(taskId, runId, call), WorkClient.RUNNER);
+    assertThat(started.activity().status()).isEqualTo("running");
+    assertThat(started.activity().finishedAt()).isNull();
+    assertThat(started.message()).as("the tool message comes with the result").isNull();
+    assertThat(work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, runId, null, 0), owner).activity())
+        .extracting(ToolActivityView::status).containsExactly("running");
+    ToolRecorded finished = work.call(TaskSubjects.RUNNER_TOOL_FINISH,
+        new ToolFinished(taskId, runId, call, "ok", "index.html\nstyle.css", false), WorkClient.RUNNER);
+    assertThat(finished.activity().id()).isEqualTo(started.activity().id());
+
+    // The conversation: the owner's message, the assistant's call, the result answering it; nothing else.
+    assertThat(page(created, null, 50).messages()).extracting(MessageView::role, MessageView::content, MessageView::toolCallId)
+        .containsExactly(tuple(MessageRole.USER, "list the files", null), tuple(MessageRole.ASSISTANT, "Let me look.", null),
+            tuple(MessageRole.TOOL, "index.html\nstyle.css", "call-ls"));
+    assertThat(page(created, null, 50).messages().get(1).toolCalls()).containsExactly(call);
+    // The Activity view: one record of the call, finished with its output.
+    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, runId, null, 0), owner);
+    assertThat(timeline.activity()).singleElement().satisfies(a -> {
+      assertThat(a.toolCallId()).isEqualTo("call-ls");
+      assertThat(a.toolName()).isEqualTo("list_files");
+      assertThat(a.status()).isEqualTo("ok");
+      assertThat(a.output()).isEqualTo("index.html\nstyle.css");
+      assertThat(a.finishedAt()).isNotNull();
+    });
+    // A second end of the same call is refused and stores nothing: no duplicate tool message.
+    assertThat(work.failure(TaskSubjects.RUNNER_TOOL_FINISH, new ToolFinished(taskId, runId, call, "error", "again", false),
+        WorkClient.RUNNER)).isEqualTo(ErrorCode.CONFLICT);
+    assertThat(page(created, null, 50).messages()).hasSize(3);
+    // The run's usage arrived with its round.
+    RunView ended = work.move(taskId, runId, "completed");
+    assertThat(ended.rounds()).isEqualTo(1);
+    assertThat(ended.inputTokens()).isEqualTo(10);
+    assertThat(ended.toolCalls()).isEqualTo(1);
+    // After the end nothing more is recorded.
+    assertThat(work.failure(TaskSubjects.RUNNER_TOOL_START, new ToolStarted(taskId, runId, new ToolCall("late", "list_files", "{}")),
+        WorkClient.RUNNER)).isEqualTo(ErrorCode.CONFLICT);
   }
 
   private MessagePage page(TaskCreated created, Long before, int limit) {
@@ -115,8 +164,8 @@ class MessagePagingTest {
       numbers.add(i);
     }
     Multi.createFrom().iterable(numbers)
-        .onItem().transformToUniAndConcatenate(i -> nats.request(TaskSubjects.RUNNER_APPEND,
-            new AppendMessage(created.task().id(), created.run().id(), MessageRole.ASSISTANT, content.apply(i), null, null), WorkClient.RUNNER))
+        .onItem().transformToUniAndConcatenate(i -> nats.request(TaskSubjects.RUNNER_ROUND,
+            new RecordRound(created.task().id(), created.run().id(), 0, 0, 0, content.apply(i), null), WorkClient.RUNNER))
         .collect().asList().await().atMost(Duration.ofSeconds(120));
   }
 }

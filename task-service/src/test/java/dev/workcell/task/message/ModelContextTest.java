@@ -6,7 +6,8 @@ import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunState;
-import dev.workcell.contracts.task.RunnerApi.AppendMessage;
+import dev.workcell.contracts.task.RunnerApi.ClaimRun;
+import dev.workcell.contracts.task.RunnerApi.ToolFinished;
 import dev.workcell.contracts.task.RunnerApi.ModelContext;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
@@ -51,7 +52,7 @@ class ModelContextTest {
     assertThat(context.messages()).hasSize(30);
     assertThat(context.messages().get(0).content()).isEqualTo("assistant 10");
     assertThat(context.messages().get(29).content()).isEqualTo("assistant 39");
-    assertThat(context.runState()).isEqualTo(RunState.PREPARING);
+    assertThat(context.runState()).isEqualTo(RunState.RUNNING);
   }
 
   @Test
@@ -98,31 +99,35 @@ class ModelContextTest {
   @Test
   void midRunMessagesAreHandedToTheRunnerOnce() {
     RunRef run = new RunRef(created.task().id(), created.run().id());
-    work.move(run.taskId(), run.runId(), "running");
-
+    // Posted while the run waits in the queue: the claim's context has it, and marks it delivered.
     work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "also add a footer"), owner);
+    ModelContext context = context();
+    assertThat(context.messages()).extracting(MessageView::content).containsExactly("user 0", "also add a footer");
+    assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
+
     MessageView second = work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "and a header"), owner);
     assertThat(second.sentDuringRun()).isTrue();
     assertThat(second.delivered()).isFalse();
-
     PendingMessages pending = work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER);
-    assertThat(pending.messages()).extracting(MessageView::content).containsExactly("also add a footer", "and a header");
+    assertThat(pending.messages()).extracting(MessageView::content).containsExactly("and a header");
     assertThat(pending.runState()).isEqualTo(RunState.RUNNING);
-    assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
-
-    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "one more"), owner);
-    ModelContext context = context();
-    assertThat(context.messages()).extracting(MessageView::content).contains("one more");
     assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
   }
 
+  /** The context as the run's claim hands it over (a run is claimed once). */
   private ModelContext context() {
-    return work.call(TaskSubjects.RUNNER_CONTEXT, new RunRef(created.task().id(), created.run().id()), WorkClient.RUNNER);
+    return work.call(TaskSubjects.RUNNER_CLAIM, new ClaimRun(created.task().id(), created.run().id(), WorkClient.TEST_RUNNER),
+        WorkClient.RUNNER).context();
   }
 
   private void append(String role, String content, List<ToolCall> calls, String toolCallId) {
-    work.call(TaskSubjects.RUNNER_APPEND,
-        new AppendMessage(created.task().id(), created.run().id(), MessageRole.fromWire(role), content, toolCallId, calls),
-        WorkClient.RUNNER);
+    String taskId = created.task().id();
+    String runId = created.run().id();
+    if (MessageRole.fromWire(role) == MessageRole.TOOL) {
+      work.call(TaskSubjects.RUNNER_TOOL_FINISH, new ToolFinished(taskId, runId, new ToolCall(toolCallId, "list_files", "{}"), "ok",
+          content, false), WorkClient.RUNNER);
+    } else {
+      work.round(taskId, runId, content, calls == null ? List.of() : calls);
+    }
   }
 }

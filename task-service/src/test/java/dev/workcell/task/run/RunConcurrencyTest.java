@@ -45,6 +45,9 @@ class RunConcurrencyTest {
   @Inject
   RunQueueFixture runQueue;
 
+  @Inject
+  dev.workcell.task.support.RunEventsReader events;
+
   WorkClient work;
   Actor owner;
 
@@ -118,22 +121,37 @@ class RunConcurrencyTest {
   }
 
   @Test
-  void runnerTransitionsMoveTheTaskAndAnEndedRunStaysEnded() {
+  void runnerTransitionsMoveTheTaskAndAnEndedRunStaysEnded() throws Exception {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
     String runId = created.run().id();
 
     work.move(taskId, runId, "running");
     assertThat(detail(taskId).task().state()).isEqualTo(TaskState.RUNNING);
+    events.runnerEmits(taskId, runId, 1, "run_state", java.util.Map.of("state", "running"));
+    events.runnerEmits(taskId, runId, 2, "usage", java.util.Map.of("round", 1));
     RunView done = work.move(taskId, runId, "needs_input");
+
+    // task-service ends the live stream after the runner's last event: run_state, then done, once.
+    var stream = events.untilDone(taskId, runId, Duration.ofSeconds(5));
+    assertThat(stream).extracting(e -> e.seq()).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(stream.get(2).type()).isEqualTo(dev.workcell.contracts.run.RunEventType.RUN_STATE);
+    assertThat(stream.get(3).type()).isEqualTo(dev.workcell.contracts.run.RunEventType.DONE);
+    assertThat(stream.get(3).data()).containsEntry("state", "needs_input").containsEntry("reason", "test");
 
     assertThat(done.finishedAt()).isNotNull();
     TaskDetail detail = detail(taskId);
     assertThat(detail.task().state()).isEqualTo(TaskState.NEEDS_INPUT);
     assertThat(detail.task().unread()).isTrue();
     assertThat(work.failure(TaskSubjects.RUNNER_TRANSITION,
-        new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, RunState.RUNNING, null), WorkClient.RUNNER))
+        new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, RunState.COMPLETED, null), WorkClient.RUNNER))
         .isEqualTo(ErrorCode.CONFLICT);
+    assertThat(work.failure(TaskSubjects.RUNNER_CLAIM,
+        new dev.workcell.contracts.task.RunnerApi.ClaimRun(taskId, runId, "another-runner"), WorkClient.RUNNER))
+        .as("an ended run is not claimed again").isEqualTo(ErrorCode.CONFLICT);
+    assertThat(work.failure(TaskSubjects.RUNNER_TRANSITION,
+        new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, RunState.RUNNING, null), WorkClient.RUNNER))
+        .as("a run becomes running only by its claim").isEqualTo(ErrorCode.INVALID_REQUEST);
     assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), owner)
         .unread()).isFalse();
   }

@@ -10,7 +10,10 @@ import dev.workcell.contracts.task.RunControlApi.Heartbeat;
 import dev.workcell.contracts.task.RunControlApi.LeaseState;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
-import dev.workcell.contracts.task.RunnerApi.RunRef;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.task.RunnerApi.ClaimRun;
+import dev.workcell.contracts.task.RunnerApi.ClaimedRun;
+import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
@@ -69,10 +72,10 @@ class RunLeaseTest {
   RunEventsReader events;
 
   @Test
-  void firstHeartbeatClaimsTheLeaseAndAnotherRunnerIsToldToStop() {
+  void theClaimTakesTheLeaseAndAnotherRunnerIsToldToStop() {
     WorkClient work = new WorkClient(nats);
     Actor owner = work.admin();
-    TaskCreated created = running(work, owner);
+    TaskCreated created = running(work, owner, "runner-a");
     String taskId = created.task().id();
     String runId = created.run().id();
 
@@ -91,13 +94,44 @@ class RunLeaseTest {
   }
 
   @Test
+  void ofTwoRunnersClaimingTheSameRunAtOnceExactlyOneGetsIt() throws Exception {
+    WorkClient work = new WorkClient(nats);
+    Actor owner = work.admin();
+    for (int attempt = 0; attempt < 10; attempt++) {
+      TaskCreated created = work.createTask(owner);
+      ClaimRun a = new ClaimRun(created.task().id(), created.run().id(), "runner-a");
+      ClaimRun b = new ClaimRun(created.task().id(), created.run().id(), "runner-b");
+      var first = nats.request(TaskSubjects.RUNNER_CLAIM, a, WorkClient.RUNNER).subscribeAsCompletionStage();
+      var second = nats.request(TaskSubjects.RUNNER_CLAIM, b, WorkClient.RUNNER).subscribeAsCompletionStage();
+      List<String> winners = new java.util.ArrayList<>();
+      List<ErrorCode> refusals = new java.util.ArrayList<>();
+      for (var claim : List.of(java.util.Map.entry("runner-a", first), java.util.Map.entry("runner-b", second))) {
+        try {
+          ClaimedRun claimed = claim.getValue().get(10, java.util.concurrent.TimeUnit.SECONDS);
+          assertThat(claimed.spec().run().state()).isEqualTo(RunState.RUNNING);
+          assertThat(claimed.context().messages()).extracting(m -> m.content()).containsExactly("Build a small web page");
+          winners.add(claim.getKey());
+        } catch (java.util.concurrent.ExecutionException e) {
+          refusals.add(((dev.workcell.contracts.error.WorkcellException) e.getCause()).code());
+        }
+      }
+      assertThat(winners).as("attempt %d", attempt).hasSize(1);
+      assertThat(refusals).containsExactly(ErrorCode.CONFLICT);
+      // The lease is the winner's: the loser's heartbeat is told to stop, the winner's holds.
+      String loser = winners.getFirst().equals("runner-a") ? "runner-b" : "runner-a";
+      assertThat(beat(work, created.task().id(), created.run().id(), loser).held()).isFalse();
+      assertThat(beat(work, created.task().id(), created.run().id(), winners.getFirst()).held()).isTrue();
+      assertThat(detail(work, owner, created).task().state()).isEqualTo(TaskState.RUNNING);
+    }
+  }
+
+  @Test
   void restartKeepsALiveLeaseRunningAndFailsAnExpiredOne() throws Exception {
     WorkClient work = new WorkClient(nats);
     Actor owner = work.admin();
-    TaskCreated live = running(work, owner);
+    TaskCreated live = running(work, owner, "runner-live");
     beat(work, live.task().id(), live.run().id(), "runner-live");
-    TaskCreated lost = running(work, owner);
-    beat(work, lost.task().id(), lost.run().id(), "runner-lost");
+    TaskCreated lost = running(work, owner, "runner-lost");
     work.call(TaskSubjects.PREVIEW_SET, new SetPreview(lost.task().id(), "ready", 40123, "npm run dev"),
         WorkClient.RUNNER);
     TaskCreated queued = work.createTask(owner);
@@ -105,10 +139,10 @@ class RunLeaseTest {
 
     recovery.recover().await().atMost(PATIENCE);
 
-    assertThat(run(work, live).state()).isEqualTo(RunState.RUNNING);
+    assertThat(run(work, owner, live).state()).isEqualTo(RunState.RUNNING);
     assertThat(detail(work, owner, live).task().state()).isEqualTo(TaskState.RUNNING);
-    assertThat(run(work, queued).state()).as("queued runs survive a restart").isEqualTo(RunState.PREPARING);
-    RunView failed = run(work, lost);
+    assertThat(run(work, owner, queued).state()).as("queued runs survive a restart").isEqualTo(RunState.PREPARING);
+    RunView failed = run(work, owner, lost);
     assertThat(failed.state()).isEqualTo(RunState.FAILED);
     assertThat(failed.reason()).startsWith("runner_lost").isEqualTo(RunSweeper.RUNNER_LOST);
     assertThat(failed.finishedAt()).isNotNull();
@@ -126,10 +160,9 @@ class RunLeaseTest {
   void sweeperFailsARunWhoseRunnerStoppedHeartbeatingStopsItsSandboxAndEndsTheStream() throws Exception {
     WorkClient work = new WorkClient(nats);
     Actor owner = work.admin();
-    TaskCreated created = running(work, owner);
+    TaskCreated created = running(work, owner, "runner-killed");
     String taskId = created.task().id();
     String runId = created.run().id();
-    beat(work, taskId, runId, "runner-killed");
     events.runnerEmits(taskId, runId, 1, "run_state", java.util.Map.of("state", "running"));
     events.runnerEmits(taskId, runId, 2, "tool_call", java.util.Map.of("name", "run_command"));
 
@@ -139,7 +172,7 @@ class RunLeaseTest {
     assertThat(stream).extracting(RunEvent::seq).containsExactly(1L, 2L, 3L, 4L);
     assertThat(stream.get(2).type()).isEqualTo(RunEventType.RUN_STATE);
     assertThat(stream.get(3).data()).containsEntry("state", "failed").containsEntry("reason", RunSweeper.RUNNER_LOST);
-    assertThat(run(work, created).state()).isEqualTo(RunState.FAILED);
+    assertThat(run(work, owner, created).state()).isEqualTo(RunState.FAILED);
     awaitStopped(taskId);
     LeaseState late = beat(work, taskId, runId, "runner-killed");
     assertThat(late.held()).as("a runner that comes back must stop driving").isFalse();
@@ -150,15 +183,14 @@ class RunLeaseTest {
   void aLiveRunnerRenewsAnExpiredLeaseBeforeTheSweepAndKeepsTheRun() {
     WorkClient work = new WorkClient(nats);
     Actor owner = work.admin();
-    TaskCreated created = running(work, owner);
-    beat(work, created.task().id(), created.run().id(), "runner-slow");
+    TaskCreated created = running(work, owner, "runner-slow");
     expire(created.run().id());
 
     LeaseState renewed = beat(work, created.task().id(), created.run().id(), "runner-slow");
     recovery.recover().await().atMost(PATIENCE);
 
     assertThat(renewed.held()).isTrue();
-    assertThat(run(work, created).state()).isEqualTo(RunState.RUNNING);
+    assertThat(run(work, owner, created).state()).isEqualTo(RunState.RUNNING);
   }
 
   @Test
@@ -173,17 +205,18 @@ class RunLeaseTest {
 
     recovery.recover().await().atMost(PATIENCE);
 
-    assertThat(run(work, waiting).state()).isEqualTo(RunState.PREPARING);
-    RunView failed = run(work, orphan);
+    assertThat(run(work, owner, waiting).state()).isEqualTo(RunState.PREPARING);
+    RunView failed = run(work, owner, orphan);
     assertThat(failed.state()).isEqualTo(RunState.FAILED);
     assertThat(failed.reason()).isEqualTo(RunSweeper.REQUEST_LOST);
     assertThat(detail(work, owner, orphan).task().state()).isEqualTo(TaskState.FAILED);
     assertThat(events.untilDone(orphan.task().id(), orphan.run().id(), PATIENCE).getLast().data()).containsEntry("state", "failed");
   }
 
-  private static TaskCreated running(WorkClient work, Actor owner) {
+  /** A run claimed by {@code runner}, which holds its lease from then on. */
+  private static TaskCreated running(WorkClient work, Actor owner, String runner) {
     TaskCreated created = work.createTask(owner);
-    work.move(created.task().id(), created.run().id(), "running");
+    work.call(TaskSubjects.RUNNER_CLAIM, new ClaimRun(created.task().id(), created.run().id(), runner), WorkClient.RUNNER);
     return created;
   }
 
@@ -191,9 +224,8 @@ class RunLeaseTest {
     return work.call(TaskSubjects.RUNNER_HEARTBEAT, new Heartbeat(taskId, runId, runner), WorkClient.RUNNER);
   }
 
-  private static RunView run(WorkClient work, TaskCreated created) {
-    return work.call(TaskSubjects.RUNNER_RUN, new RunRef(created.task().id(), created.run().id()),
-        WorkClient.RUNNER).run();
+  private static RunView run(WorkClient work, Actor owner, TaskCreated created) {
+    return work.call(TaskSubjects.RUN_GET, new GetRun(created.task().id(), created.run().id()), owner).run();
   }
 
   private static TaskDetail detail(WorkClient work, Actor owner, TaskCreated created) {

@@ -11,11 +11,19 @@ import dev.workcell.contracts.account.EnsureAccount;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.subject.Subject;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
+import dev.workcell.contracts.task.RunnerApi.ClaimRun;
+import dev.workcell.contracts.task.RunnerApi.RecordRound;
+import dev.workcell.contracts.task.RunnerApi.ToolFinished;
+import dev.workcell.contracts.task.RunnerApi.ToolRecorded;
+import dev.workcell.contracts.task.RunnerApi.ToolStarted;
+import dev.workcell.contracts.task.MessageView;
+import dev.workcell.contracts.task.ToolCall;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
@@ -84,11 +92,27 @@ public final class WorkClient {
     return createTask(owner, "Build a small web page");
   }
 
-  /** The runner moves a run (service actor). */
+  /** The runner moves a run (service actor): to running by its claim, to an end by a transition. */
   public RunView move(String taskId, String runId, String state) {
-    RunView run = call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, RunState.fromWire(state), "test"),
-        RUNNER);
-    assertThat(run.state()).isEqualTo(RunState.fromWire(state));
+    RunState to = RunState.fromWire(state);
+    RunView run = to == RunState.RUNNING
+        ? call(TaskSubjects.RUNNER_CLAIM, new ClaimRun(taskId, runId, TEST_RUNNER), RUNNER).spec().run()
+        : call(TaskSubjects.RUNNER_TRANSITION, new RunTransition(taskId, runId, to, "test"), RUNNER);
+    assertThat(run.state()).isEqualTo(to);
     return run;
+  }
+
+  /** The runner id {@link #move} claims with. */
+  public static final String TEST_RUNNER = "agent-runner-test";
+
+  /** The runner records a round with an assistant message (usage: 1 round, the calls' count). */
+  public MessageView round(String taskId, String runId, String text, List<ToolCall> calls) {
+    return call(TaskSubjects.RUNNER_ROUND, new RecordRound(taskId, runId, 10, 5, calls.size(), text, calls), RUNNER).message();
+  }
+
+  /** The runner records a tool call that ran: its start, then its end with {@code output}. */
+  public ToolRecorded tool(String taskId, String runId, ToolCall call, String status, String output) {
+    call(TaskSubjects.RUNNER_TOOL_START, new ToolStarted(taskId, runId, call), RUNNER);
+    return call(TaskSubjects.RUNNER_TOOL_FINISH, new ToolFinished(taskId, runId, call, status, output, false), RUNNER);
   }
 }

@@ -8,6 +8,7 @@ import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
 import dev.workcell.contracts.task.ApprovalDecision;
+import dev.workcell.contracts.task.RunnerApi.ClaimRun;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.ListTasks;
@@ -121,14 +122,15 @@ class OwnerIsolationTest {
     TaskCreated created = work.createTask(owner);
     RunRef run = new RunRef(created.task().id(), created.run().id());
 
-    assertThat(work.failure(TaskSubjects.RUNNER_CONTEXT, run, owner)).isEqualTo(ErrorCode.FORBIDDEN);
+    assertThat(work.failure(TaskSubjects.RUNNER_CLAIM, new ClaimRun(run.taskId(), run.runId(), "runner-a"), owner))
+        .isEqualTo(ErrorCode.FORBIDDEN);
     assertThat(work.failure(TaskSubjects.RUNNER_PENDING, run, owner)).isEqualTo(ErrorCode.FORBIDDEN);
     assertThat(work.failure(TaskSubjects.KNOWN_TASKS, new KnownTasks(List.of(created.task().id())), owner))
         .isEqualTo(ErrorCode.FORBIDDEN);
     assertThat(work.failure(TaskSubjects.LIST, new ListTasks(), WorkClient.RUNNER)).isEqualTo(ErrorCode.FORBIDDEN);
     // A run id is only good together with its own task.
     String otherTask = work.createTask(owner).task().id();
-    assertThat(work.failure(TaskSubjects.RUNNER_CONTEXT, new RunRef(otherTask, created.run().id()), WorkClient.RUNNER))
+    assertThat(work.failure(TaskSubjects.RUNNER_CLAIM, new ClaimRun(otherTask, created.run().id(), "runner-a"), WorkClient.RUNNER))
         .isEqualTo(ErrorCode.NOT_FOUND);
   }
 

@@ -8,8 +8,7 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunState;
-import dev.workcell.contracts.task.RunnerApi.AppendMessage;
-import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
+import dev.workcell.contracts.task.ToolCall;
 import dev.workcell.contracts.task.TaskApi.StartRun;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDeleted;
@@ -83,9 +82,9 @@ class TaskDeletionTest {
     TaskCreated created = work.createTask(owner);
     String taskId = created.task().id();
     String runId = created.run().id();
-    work.call(TaskSubjects.RUNNER_APPEND, new AppendMessage(taskId, runId, MessageRole.ASSISTANT, "done", null, null), WorkClient.RUNNER);
-    work.call(TaskSubjects.RUNNER_TOOL, new RecordToolActivity(taskId, runId, "c1", "list_files", "{}", "ok", "a", false),
-        WorkClient.RUNNER);
+    ToolCall call = new ToolCall("c1", "list_files", "{}");
+    work.round(taskId, runId, "listing", List.of(call));
+    work.tool(taskId, runId, call, "ok", "a");
 
     TaskDeleted deleted = work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner);
 

@@ -75,6 +75,11 @@ public class DrivenRuns {
     }
   }
 
+  /** True while this runner drives the run (a redelivered request for it is not taken again). */
+  public boolean drives(String runId) {
+    return runs.containsKey(runId);
+  }
+
   public Collection<RunSignals> all() {
     return runs.values();
   }
@@ -109,7 +114,7 @@ public class DrivenRuns {
   /** Asks task-service whether the run really ended, and stops it if so. */
   private void confirmEnded(RunSignals signals) {
     try {
-      RunState state = tasks.spec(signals.ref()).run().state();
+      RunState state = tasks.state(signals.ref(), runnerId);
       if (!state.active()) {
         signals.end(state, "the run was " + state.wire() + " in task-service");
       }

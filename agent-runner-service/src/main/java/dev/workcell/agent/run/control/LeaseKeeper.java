@@ -42,7 +42,7 @@ public class LeaseKeeper {
     stopping = true;
   }
 
-  /** One beat for one run, also called when the run is taken so the lease is claimed at once. */
+  /** One beat for one run: renews the lease its claim took, or stops the run when it is gone. */
   public void beat(RunSignals signals) {
     if (signals.ended() != null) {
       return;

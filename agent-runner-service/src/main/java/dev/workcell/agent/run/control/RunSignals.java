@@ -34,8 +34,9 @@ public final class RunSignals implements CommandWatch {
   private String commandId;
   private Thread commandThread;
   private long wakeups;
-  // Set by task-service's push of a posted message; the first round asks for pending messages anyway.
-  private final AtomicBoolean messageNotice = new AtomicBoolean(true);
+  // Set by task-service's push of a posted message. The claim's context holds every message posted
+  // before it, and the control subject is subscribed before the claim, so a run starts without one.
+  private final AtomicBoolean messageNotice = new AtomicBoolean();
 
   public RunSignals(RunRef ref, CommandCanceller commands) {
     this.ref = ref;

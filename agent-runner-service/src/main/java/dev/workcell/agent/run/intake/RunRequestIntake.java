@@ -3,13 +3,14 @@ package dev.workcell.agent.run.intake;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.Streams;
 import dev.workcell.agent.run.config.AgentSettings;
+import dev.workcell.agent.run.control.DrivenRuns;
+import dev.workcell.agent.run.control.RunSignals;
 import dev.workcell.agent.run.loop.AgentLoop;
 import dev.workcell.agent.run.taskservice.TaskServiceClient;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.RunnerApi.ClaimedRun;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
-import dev.workcell.contracts.task.RunnerApi.RunSpec;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
 import io.nats.client.Connection;
@@ -32,9 +33,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Takes run-start requests ({@link RunRef}) off the JetStream work queue with a durable pull
- * consumer shared by every runner replica. A request is acked only once its run is taken (moved
- * from preparing to running here); one that cannot be taken yet (task-service away) is nak'ed for
- * redelivery, one whose run already ended or is driven elsewhere is acked and dropped.
+ * consumer shared by every runner replica. A request is acked only once its run is claimed (one
+ * request to task-service: running with this runner's lease, the spec and the model context); one
+ * that cannot be claimed yet (task-service away) is nak'ed for redelivery, one whose run already
+ * ended or is driven elsewhere ({@code conflict}) is acked and dropped.
  */
 @ApplicationScoped
 public class RunRequestIntake {
@@ -48,14 +50,16 @@ public class RunRequestIntake {
   private final NatsConnection nats;
   private final TaskServiceClient tasks;
   private final AgentLoop loop;
+  private final DrivenRuns driven;
   private final MessageCodec codec;
   private final Semaphore slots;
   private final AtomicBoolean started = new AtomicBoolean();
   private volatile boolean stopping;
   private volatile boolean subscribed;
 
-  public RunRequestIntake(NatsConnection nats, TaskServiceClient tasks, AgentLoop loop, MessageCodec codec,
+  public RunRequestIntake(NatsConnection nats, TaskServiceClient tasks, AgentLoop loop, DrivenRuns driven, MessageCodec codec,
       AgentSettings settings) {
+    this.driven = driven;
     this.nats = nats;
     this.tasks = tasks;
     this.loop = loop;
@@ -139,18 +143,22 @@ public class RunRequestIntake {
 
   /** Takes one request: the slot acquired for it is released when its run ends (or is not taken). */
   private void take(Message message) {
-    RunSpec spec;
+    ClaimedRun claimed;
+    RunSignals signals = null;
     try {
       RunRef ref = codec.decode(message.getData(), RunRef.class);
-      spec = tasks.spec(ref);
-      if (spec.run().state() != RunState.PREPARING) {
-        Log.infof("run %s is %s; request dropped", ref.runId(), spec.run().state().wire());
-        message.ack();
+      if (driven.drives(ref.runId())) {
+        message.ack(); // a redelivery of a run this runner already drives
         slots.release();
         return;
       }
-      tasks.transition(ref, RunState.RUNNING, null);
+      // Listening before the claim: a message posted after the claim's context was read is pushed here.
+      signals = driven.open(ref);
+      claimed = tasks.claim(ref, driven.runnerId());
     } catch (RuntimeException e) {
+      if (signals != null) {
+        driven.close(signals);
+      }
       slots.release();
       if (e instanceof WorkcellException known && (known.code() == ErrorCode.SERVICE_UNAVAILABLE
           || known.code() == ErrorCode.UPSTREAM_TIMEOUT)) {
@@ -160,16 +168,17 @@ public class RunRequestIntake {
         Log.errorf(e, "run request terminated");
         message.term();
       } else {
-        // not_found, conflict (another runner took it, or it ended), malformed: nothing to retry.
+        // not_found, conflict (another runner claimed it, or it ended), malformed: nothing to retry.
         Log.infof("run request dropped: %s", e.getMessage());
         message.ack();
       }
       return;
     }
     message.ack();
-    Thread.ofVirtual().name("run-" + spec.run().id()).start(() -> {
+    RunSignals taken = signals;
+    Thread.ofVirtual().name("run-" + claimed.spec().run().id()).start(() -> {
       try {
-        loop.drive(spec);
+        loop.drive(claimed, taken);
       } finally {
         slots.release();
       }

@@ -4,12 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.agent.run.approval.ApprovalGate;
 import dev.workcell.agent.run.config.AgentSettings;
 import dev.workcell.agent.run.control.DrivenRuns;
-import dev.workcell.agent.run.control.LeaseKeeper;
 import dev.workcell.agent.run.control.RunSignals;
 import dev.workcell.agent.run.control.RunSignals.RunEndedElsewhere;
 import dev.workcell.agent.run.event.DeltaCoalescer;
 import dev.workcell.agent.run.event.RunEventStream;
-import dev.workcell.agent.run.event.RunStreamEnd;
 import dev.workcell.agent.run.provider.ChatMessage;
 import dev.workcell.agent.run.provider.ModelProvider;
 import dev.workcell.agent.run.provider.ProviderRegistry;
@@ -34,9 +32,11 @@ import dev.workcell.contracts.task.ApprovalView;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunState;
+import dev.workcell.contracts.task.RunnerApi.ClaimedRun;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.RunnerApi.RunSpec;
+import dev.workcell.agent.run.loop.RunWrites.Usage;
 import dev.workcell.contracts.task.ToolCall;
 import dev.workcell.messaging.JetStreamPublisher;
 import io.quarkus.logging.Log;
@@ -64,13 +64,10 @@ public class AgentLoop {
   private final ToolBatchValidator validator;
   private final ApprovalGate approvals;
   private final DrivenRuns driven;
-  private final LeaseKeeper leases;
-  private final RunStreamEnd streamEnd;
   private final RuntimeSlots slots;
 
   public AgentLoop(TaskServiceClient tasks, ProviderRegistry providers, SandboxToolRunner tools, JetStreamPublisher publisher,
-      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals, DrivenRuns driven, LeaseKeeper leases,
-      RunStreamEnd streamEnd, RuntimeSlots slots) {
+      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals, DrivenRuns driven, RuntimeSlots slots) {
     this.slots = slots;
     this.approvals = approvals;
     this.tasks = tasks;
@@ -80,30 +77,27 @@ public class AgentLoop {
     this.settings = settings;
     this.validator = new ToolBatchValidator(mapper);
     this.driven = driven;
-    this.leases = leases;
-    this.streamEnd = streamEnd;
   }
 
   /**
-   * Drives the run to its end and reports the final state to task-service and the stream. While it
-   * runs, the runner holds the run's lease and listens on its control subject.
+   * Drives a claimed run to its end and reports the final state to task-service, which ends the live
+   * stream. While it runs, the runner holds the run's lease (taken by the claim) and listens on its
+   * control subject ({@code signals}, opened before the claim); both are let go here.
    */
-  public RunOutcome drive(RunSpec spec) {
-    RunRef ref = new RunRef(spec.run().taskId(), spec.run().id());
-    RunSignals signals = driven.open(ref);
+  public RunOutcome drive(ClaimedRun claimed, RunSignals signals) {
+    RunRef ref = signals.ref();
     try {
-      leases.beat(signals); // claims the lease at once
-      return drive(spec, ref, signals);
+      return drive(claimed, ref, signals);
     } finally {
       slots.release(ref.runId());
       driven.close(signals);
     }
   }
 
-  private RunOutcome drive(RunSpec spec, RunRef ref, RunSignals signals) {
+  private RunOutcome drive(ClaimedRun claimed, RunRef ref, RunSignals signals) {
+    RunSpec spec = claimed.spec();
     RunEventStream events = new RunEventStream(publisher, ref.taskId(), ref.runId());
-    RunRecords records = new RunRecords(tasks, ref, settings.taskServiceTimeout().multipliedBy(3));
-    ConversationAppends appends = new ConversationAppends(tasks, ref);
+    RunWrites writes = new RunWrites(tasks, ref);
     RunOutcome outcome;
     try {
       if (signals.ended() != null) {
@@ -114,7 +108,7 @@ public class AgentLoop {
       events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "providerKind", route.kind().wire(),
           "providerId", route.effectiveProviderId(), "model", route.model(), "remote", route.remote());
       events.emit(RunEventType.SKILL_LOADED, "skills", WorkerGuidance.SKILLS.stream().map(WorkerGuidance.Skill::name).toList());
-      outcome = new Run(spec, ref, route, events, signals, records, appends).rounds();
+      outcome = new Run(claimed, ref, route, events, signals, writes).rounds();
     } catch (RunEndedElsewhere e) {
       outcome = elsewhere(ref, signals);
     } catch (WorkcellException e) {
@@ -129,13 +123,13 @@ public class AgentLoop {
         outcome = fail(events, ErrorCode.INTERNAL, "the runner failed: " + e.getClass().getSimpleName());
       }
     }
-    return finish(ref, events, outcome, records, appends);
+    return finish(ref, events, outcome, writes);
   }
 
   /** The run's state in task-service if it already ended there (cancelled by its owner, lease lost). */
   private Optional<RunOutcome> endedElsewhere(RunRef ref) {
     try {
-      RunState state = tasks.spec(ref).run().state();
+      RunState state = tasks.state(ref, driven.runnerId());
       return state.active() ? Optional.empty()
           : Optional.of(new RunOutcome(state, "the run was " + state.wire() + " in task-service", true));
     } catch (RuntimeException e) {
@@ -157,10 +151,15 @@ public class AgentLoop {
     return new RunOutcome(RunState.FAILED, message);
   }
 
-  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome, RunRecords records, ConversationAppends appends) {
+  /**
+   * The run's last writes land, its events are stored, then task-service ends it and publishes the
+   * final run_state and done after the runner's last event. A run that ended in task-service already
+   * has them (task-service publishes the end of every run it ends).
+   */
+  private RunOutcome finish(RunRef ref, RunEventStream events, RunOutcome outcome, RunWrites writes) {
     Thread.interrupted(); // a cancel's interrupt must not break the last calls
-    appends.close(); // every message (settled already unless the run stopped early) lands before the run's end
-    records.drain(); // usage and tool activity too
+    writes.close(); // every write (settled already unless the run stopped early) lands before the run's end
+    events.drain();
     if (!outcome.elsewhere()) {
       try {
         tasks.transition(ref, outcome.state(), outcome.reason());
@@ -168,30 +167,23 @@ public class AgentLoop {
         // conflict: the run ended in task-service while the last round ran; that end stands.
         Log.infof("run %s: final transition to %s refused: %s", ref.runId(), outcome.state().wire(), e.getMessage());
         outcome = endedElsewhere(ref).orElse(outcome);
+      } catch (RuntimeException e) {
+        // task-service unreachable: the run stays active there until its lease lapses; the sweeper then ends it.
+        Log.warnf("run %s: final transition to %s not sent: %s", ref.runId(), outcome.state().wire(), e.getMessage());
       }
     }
-    if (outcome.elsewhere()) {
-      events.drain();
-      // task-service published the last events of the runs it ends; only a path that did not gets them here.
-      if (streamEnd.endsWithDone(ref.taskId(), ref.runId())) {
-        return outcome;
-      }
-    }
-    events.emit(RunEventType.RUN_STATE, "state", outcome.state().wire(), "reason", outcome.reason());
-    events.emit(RunEventType.DONE, "state", outcome.state().wire(), "reason", outcome.reason());
-    events.drain();
     return outcome;
   }
 
   /** The state of one run while it is driven. */
   private final class Run {
     private final RunSpec spec;
+    private final List<MessageView> context;
     private final RunRef ref;
     private final ProviderRoute route;
     private final RunEventStream events;
     private final RunSignals signals;
-    private final RunRecords records;
-    private final ConversationAppends appends;
+    private final RunWrites writes;
     private final SandboxRef sandbox;
     private final List<ChatMessage> conversation = new ArrayList<>();
     private final RunToolCallIds callIds = new RunToolCallIds();
@@ -200,13 +192,13 @@ public class AgentLoop {
     private final long pendingFallbackNanos = settings.pendingMessagesFallback().toNanos();
     private long lastPendingAsk = System.nanoTime();
     private int toolCallsUsed;
+    private Usage usage; // of the last round, recorded with what the round produced
 
-    Run(RunSpec spec, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals, RunRecords records,
-        ConversationAppends appends) {
+    Run(ClaimedRun claimed, RunRef ref, ProviderRoute route, RunEventStream events, RunSignals signals, RunWrites writes) {
       this.signals = signals;
-      this.records = records;
-      this.appends = appends;
-      this.spec = spec;
+      this.writes = writes;
+      this.spec = claimed.spec();
+      this.context = claimed.context().messages();
       this.ref = ref;
       this.route = route;
       this.events = events;
@@ -216,7 +208,7 @@ public class AgentLoop {
     RunOutcome rounds() {
       RunOutcome outcome = play();
       if (!outcome.elsewhere()) {
-        appends.settle(); // a refused last message means the run did not end here as it thinks
+        writes.settle(); // a refused last write means the run did not end here as it thinks
       }
       return outcome;
     }
@@ -232,7 +224,7 @@ public class AgentLoop {
       if (signals.ended() != null) {
         return elsewhere(ref, signals);
       }
-      conversation.addAll(ConversationMapper.toChat(tasks.context(ref).messages()));
+      conversation.addAll(ConversationMapper.toChat(context));
       callIds.seenIn(conversation);
       String system = WorkerGuidance.systemPrompt(spec.task(), spec.policy(), maxRounds, toolBudget);
       int nudges = 0;
@@ -244,20 +236,22 @@ public class AgentLoop {
         RoundResult result = request(round, new RoundRequest(route.model(), system, conversation, WorkspaceTools.ALL));
         if (!result.hasToolCalls()) {
           if (result.text().isBlank()) {
+            recordRound(null, List.of());
             if (nudges++ < settings.emptyRoundNudges()) {
               conversation.add(ChatMessage.user(WorkerGuidance.EMPTY_ROUND_NUDGE));
               continue;
             }
             return new RunOutcome(RunState.NEEDS_INPUT, "the model kept answering nothing");
           }
-          persistAssistant(result.text(), List.of());
+          recordRound(result.text(), List.of());
           return new RunOutcome(RunState.COMPLETED, null);
         }
         nudges = 0;
         if (toolCallsUsed + result.toolCalls().size() > toolBudget) {
+          recordRound(null, List.of()); // the calls do not run: only the round's usage is kept
           return handoff(system, "tool-call budget of " + toolBudget + " spent");
         }
-        persistAssistant(result.text(), result.toolCalls());
+        recordRound(result.text(), result.toolCalls());
         BatchEnd end = runBatch(result.toolCalls());
         if (end == BatchEnd.APPROVAL_EXPIRED) {
           return handoff(system, "an approval was not decided in time; the action did not run");
@@ -283,7 +277,7 @@ public class AgentLoop {
       if (!always && !noticed && System.nanoTime() - lastPendingAsk < pendingFallbackNanos) {
         return null;
       }
-      appends.settle(); // the run's messages so far are stored before the ones posted meanwhile are handed over
+      writes.settle(); // the run's messages so far are stored before the ones posted meanwhile are handed over
       lastPendingAsk = System.nanoTime();
       PendingMessages pending = tasks.pending(ref);
       RunState state = pending.runState();
@@ -311,7 +305,7 @@ public class AgentLoop {
       int calls = request.tools().isEmpty() ? 0 : result.toolCalls().size();
       events.emit(RunEventType.USAGE, "round", round, "inputTokens", result.inputTokens(), "outputTokens", result.outputTokens(),
           "toolCalls", calls);
-      records.usage(result.inputTokens(), result.outputTokens(), 1, calls);
+      usage = new Usage(result.inputTokens(), result.outputTokens(), calls);
       return result;
     }
 
@@ -323,13 +317,16 @@ public class AgentLoop {
       List<ChatMessage> messages = new ArrayList<>(conversation);
       messages.add(ChatMessage.user(WorkerGuidance.HANDOFF_REQUEST));
       RoundResult result = request(maxRounds + 1, new RoundRequest(route.model(), system, messages, List.of()));
-      persistAssistant(result.text().isBlank() ? "The run stopped: " + why + "." : result.text(), List.of());
+      recordRound(result.text().isBlank() ? "The run stopped: " + why + "." : result.text(), List.of());
       return new RunOutcome(RunState.NEEDS_INPUT, why);
     }
 
-    private void persistAssistant(String text, List<ToolCall> calls) {
-      appends.append(MessageRole.ASSISTANT, text, null, calls);
-      conversation.add(ChatMessage.assistant(text, calls));
+    /** The last round in one write: its usage and, unless {@code text} is null, its assistant message. */
+    private void recordRound(String text, List<ToolCall> calls) {
+      writes.round(usage, text, calls);
+      if (text != null) {
+        conversation.add(ChatMessage.assistant(text, calls));
+      }
     }
 
     private BatchEnd runBatch(List<ToolCall> calls) {
@@ -351,7 +348,7 @@ public class AgentLoop {
         } else {
           ToolInvocation invocation = verdict.invocations().get(i);
           if (!WorkspaceTools.readOnly(call.name())) {
-            appends.settle(); // the call is on record before it changes anything
+            writes.settle(); // the call is on record before it changes anything
           }
           ApprovalView approval = ApprovalGate.gated(call.name()) ? approvals.decide(ref, invocation,
               () -> events.emit(RunEventType.RUN_STATE, "state", RunState.RUNNING.wire(), "awaiting", "approval", "toolCallId", call.id()),
@@ -360,7 +357,7 @@ public class AgentLoop {
             return BatchEnd.CANCELLED;
           }
           if (approval == null || approval.allowed()) {
-            records.activity(call, "running", null, false);
+            writes.toolStarted(call);
             outcome = tools.run(sandbox, invocation, signals);
             if (signals.ended() != null) {
               return BatchEnd.CANCELLED; // the command was stopped; task-service refuses records of an ended run
@@ -378,8 +375,7 @@ public class AgentLoop {
         if (end == BatchEnd.CANCELLED) {
           return end; // task-service refuses records for an ended run
         }
-        records.activity(call, outcome.status(), outcome.output(), outcome.truncated());
-        appends.append(MessageRole.TOOL, outcome.output(), call.id(), List.of());
+        writes.toolFinished(call, outcome);
         events.emit(RunEventType.TOOL_RESULT, "id", call.id(), "name", call.name(), "status", outcome.status(),
             "output", bounded(outcome.output()), "truncated", outcome.truncated());
         conversation.add(ChatMessage.tool(call.id(), Objects.requireNonNullElse(outcome.output(), "")));

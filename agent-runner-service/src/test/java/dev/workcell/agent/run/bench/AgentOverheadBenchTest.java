@@ -90,19 +90,22 @@ class AgentOverheadBenchTest {
         | what | ms per round |
         |---|---|
         | baseline: one provider round + one sandbox request, called directly | %.3f |
-        | runner: full round (stream, events on JetStream, usage, persisted messages and activity, tool) | %.3f |
+        | runner: full round (stream, events on JetStream, round record, tool start and end records, tool) | %.3f |
         | overhead added by the runner | %.3f |
         | ratio runner / baseline | %.2f |
         | CPU ms per round of the whole test JVM (runner and fixtures), baseline → runner | %.3f → %.3f |
 
         Per runner round: the provider stream and 1 NATS request-reply on the round's path (the read_file);
-        off it, in order on the run's own threads: 2 appended messages (stored before a pending-messages ask,
-        a tool that changes something, and the run's end), 3 records (usage, 2 tool-activity records), and
-        3 JetStream events (usage, tool_call, tool_result; pipelined, acks awaited at the end of the run).
-        Pending messages are asked for in round 1, after a pushed notice, or every 2 s without one (none here).
+        off it, in order on the run's own thread, 3 writes to task-service: the round (usage and assistant
+        message), the tool call's start and its end (activity result and tool message); and 3 JetStream
+        events (usage, tool_call, tool_result; pipelined, acks awaited at the end of the run).
+        A run starts with 1 request to task-service (the claim); pending messages are asked for only after a
+        pushed notice or every 2 s without one (none here). The final run_state and done are task-service's.
         The baseline has the same 1 request-reply; a real model round takes seconds.
         The host was shared with other builds while this ran (see load average); compare the ratio, not absolutes.
         On a saturated host wall time follows the CPU a round costs, which load barely changes: see the CPU row.
+        Before this contract (measured 2026-12-02: 4 requests before the first token, 5 writes per tool round,
+        the runner's own run_state/done): overhead 7.266 ms per round, ratio 3.17, CPU 5.122 → 15.610 ms.
         Load average at the end: %s
 
         Raw per-round ms — runner: %s; baseline: %s

@@ -1,6 +1,7 @@
 package dev.workcell.agent.run.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.workcell.agent.run.fixture.ProviderFixtureServers;
 import dev.workcell.agent.run.fixture.RunHarness;
@@ -13,6 +14,7 @@ import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.TaskSubjects;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -94,6 +96,40 @@ class AgentRunTest {
   }
 
   @Test
+  void aRunTalksToTaskServiceOnceToStartAndTwicePerToolCall() throws Exception {
+    String model = "scripted-" + UUID.randomUUID();
+    FixtureRun run = harness.runToEnd(harness.prepare("openai", null, model), RUN_DEADLINE);
+    harness.awaitRunnerLetGo(run, RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(run.requestsBeforeFirstModelRequest()).as("one claim before the first model token").containsExactly(CLAIM);
+    // Lease renewals and pending-message asks depend on timing; everything else is fixed per round and per call
+    // (run_command asks for approval first, which answers at once with approvals off).
+    assertThat(run.requests.stream().map(TaskServiceFixture.Request::subject)
+        .filter(s -> !s.equals(TaskSubjects.RUNNER_HEARTBEAT.name()) && !s.equals(TaskSubjects.RUNNER_PENDING.name())))
+        .containsExactly(CLAIM, ROUND, START, FINISH, ROUND, TaskSubjects.RUNNER_APPROVAL_REQUEST.name(), START, FINISH, ROUND,
+            TaskSubjects.RUNNER_TRANSITION.name());
+    // What the UI shows of the first call: the assistant message with the call, one Activity record
+    // running then ok, and the tool message answering the call.
+    String callId = run.appended.getFirst().toolCalls().getFirst().id();
+    assertThat(run.appended.getFirst().role()).isEqualTo(MessageRole.ASSISTANT);
+    assertThat(run.appended.getFirst().toolCalls()).extracting(c -> c.name()).containsExactly("write_file");
+    assertThat(run.activity).filteredOn(a -> a.toolCallId().equals(callId)).extracting(a -> a.status(), a -> a.toolName())
+        .containsExactly(tuple("running", "write_file"), tuple("ok", "write_file"));
+    assertThat(run.appended.get(1).role()).isEqualTo(MessageRole.TOOL);
+    assertThat(run.appended.get(1).toolCallId()).isEqualTo(callId);
+    List<RunEvent> events = harness.events(run);
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.DONE).hasSize(1);
+    assertThat(events).filteredOn(e -> e.type() == RunEventType.RUN_STATE).extracting(e -> e.data().get("state"))
+        .containsExactly("running", "completed");
+  }
+
+  private static final String CLAIM = TaskSubjects.RUNNER_CLAIM.name();
+  private static final String ROUND = TaskSubjects.RUNNER_ROUND.name();
+  private static final String START = TaskSubjects.RUNNER_TOOL_START.name();
+  private static final String FINISH = TaskSubjects.RUNNER_TOOL_FINISH.name();
+
+  @Test
   void geminiThoughtSignaturesGoBackWithTheirCalls() throws Exception {
     String model = "scripted-" + UUID.randomUUID();
     harness.runToEnd(harness.prepare("gemini", null, model), RUN_DEADLINE);
@@ -157,16 +193,20 @@ class AgentRunTest {
 
   @Test
   void messagePostedWhileTheRunnerAsksForMessagesReachesTheNextRound() throws Exception {
-    String model = "steer-" + UUID.randomUUID();
+    String model = "bench-3-" + UUID.randomUUID();
     FixtureRun run = harness.prepare("openai", null, model);
-    // Posted (and pushed) after round 1's ask read the messages but before its answer arrives.
+    // A pushed message makes round 2 ask (the run's first ask); a second one is posted (and pushed)
+    // after that ask read the messages but before its answer arrives.
+    sandbox.duringNextTool(run.task.id(), Duration.ZERO, () -> tasks.post(run, "Use red text", true));
     tasks.postDuringPendingCall(run, 1, "Use blue headings");
     harness.runToEnd(run, RUN_DEADLINE);
 
     assertThat(run.state()).isEqualTo("completed");
-    assertThat(ScriptedModels.received(model)).hasSize(2);
-    assertThat(ScriptedModels.received(model).get(0).body().encode()).doesNotContain("Use blue headings");
-    assertThat(occurrences(ScriptedModels.received(model).get(1).body().encode(), "Use blue headings")).isEqualTo(1);
+    assertThat(ScriptedModels.received(model)).hasSize(4);
+    String second = ScriptedModels.received(model).get(1).body().encode();
+    assertThat(occurrences(second, "Use red text")).isEqualTo(1);
+    assertThat(second).doesNotContain("Use blue headings");
+    assertThat(occurrences(ScriptedModels.received(model).get(2).body().encode(), "Use blue headings")).isEqualTo(1);
   }
 
   @Test
@@ -192,8 +232,8 @@ class AgentRunTest {
 
     assertThat(run.state()).isEqualTo("completed");
     assertThat(ScriptedModels.received(model)).hasSize(21);
-    // The first round asks; later ones only once per fallback interval (2 s) without a push.
-    assertThat(run.pendingCalls()).isBetween(1, 1 + (int) (elapsedMs / 2_000));
+    // The claim's context holds every message so far; rounds ask only once per fallback interval (2 s) without a push.
+    assertThat(run.pendingCalls()).isBetween(0, (int) (elapsedMs / 2_000));
     // Every message of the run is stored, in the order the model produced them.
     assertThat(run.appended.stream().map(a -> a.role()).toList())
         .isEqualTo(IntStream.range(0, 41).mapToObj(i -> i % 2 == 0 ? MessageRole.ASSISTANT : MessageRole.TOOL).toList());

@@ -108,9 +108,9 @@ class RunCancelTest {
     FixtureRun run = harness.prepare("ollama", null, model);
     harness.start(run);
     RunCommand command = awaitCommand(run);
-    assertThat(run.heartbeats).as("the lease is claimed when the run is taken").isNotEmpty();
-    String runner = run.heartbeats.getFirst();
-    assertThat(run.heartbeats).containsOnly(runner);
+    assertThat(run.claims).as("the lease is claimed when the run is taken").hasSize(1);
+    String runner = run.claims.getFirst();
+    assertThat(run.heartbeats).as("renewed by the runner that claimed it").allMatch(runner::equals);
 
     tasks.loseLease(run); // no push: only the next heartbeat's answer tells the runner
 

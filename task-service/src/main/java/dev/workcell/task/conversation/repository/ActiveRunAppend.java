@@ -6,21 +6,25 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowIterator;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
 import java.util.UUID;
 
 /**
- * The runner's append, the hottest write: one autocommitted prepared statement on the plain
- * reactive client (no ORM session, no transaction round trips), so a message costs one round trip
- * and one WAL flush.
+ * The runner's round, its hottest write: the usage and the assistant message in one autocommitted
+ * prepared statement on the plain reactive client (no ORM session, no transaction round trips), so
+ * a round costs one round trip and one WAL flush, and its usage and message are stored together or
+ * not at all.
  */
 @ApplicationScoped
 public class ActiveRunAppend {
 
-  // The run check and the insert are one statement, so a cancel cannot fall between them.
-  private static final String SQL = "insert into messages (task_id, run_id, role, content, tool_call_id, tool_calls,"
-      + " truncated) select r.task_id, r.id, $3, $4, $5, $6, $7 from runs r"
-      + " where r.id = $2 and r.task_id = $1 and r.state in ('preparing', 'running')"
-      + " returning id, created_at";
+  // The run check, the usage and the insert are one statement, so a cancel cannot fall between them.
+  private static final String ROUND = "with r as (update runs set input_tokens = input_tokens + $3,"
+      + " output_tokens = output_tokens + $4, rounds = rounds + 1, tool_calls = tool_calls + $5"
+      + " where id = $2 and task_id = $1 and state in ('preparing', 'running') returning id, task_id),"
+      + " m as (insert into messages (task_id, run_id, role, content, tool_calls, truncated)"
+      + " select r.task_id, r.id, 'assistant', $6, $7, $8 from r where $6::text is not null returning id, created_at)"
+      + " select (select count(*) from r), m.id, m.created_at from (select 1) one left join m on true";
 
   private final Pool pool;
 
@@ -28,18 +32,18 @@ public class ActiveRunAppend {
     this.pool = pool;
   }
 
-  /** Appends to the run only while it is active: the new id and time, or null when it is not active. */
-  public Uni<Object[]> append(UUID taskId, UUID runId, String role, String content, String toolCallId,
-      String toolCalls, boolean truncated) {
-    Tuple values = Tuple.tuple().addUUID(taskId).addUUID(runId).addString(role).addString(content)
-        .addString(toolCallId).addString(toolCalls).addBoolean(truncated);
-    return pool.preparedQuery(SQL).execute(values).map(rows -> {
+  /** What a round stored: whether the run was active, and its message's id and time (null without text). */
+  public record Stored(boolean active, Long messageId, OffsetDateTime createdAt) {}
+
+  /** Adds a round's usage to the active run and, unless {@code content} is null, appends its assistant message. */
+  public Uni<Stored> round(UUID taskId, UUID runId, long inputTokens, long outputTokens, int toolCalls, String content,
+      String encodedToolCalls, boolean truncated) {
+    Tuple values = Tuple.tuple().addUUID(taskId).addUUID(runId).addLong(inputTokens).addLong(outputTokens)
+        .addInteger(toolCalls).addString(content).addString(encodedToolCalls).addBoolean(truncated);
+    return pool.preparedQuery(ROUND).execute(values).map(rows -> {
       RowIterator<Row> it = rows.iterator();
-      if (!it.hasNext()) {
-        return null;
-      }
       Row row = it.next();
-      return new Object[] {row.getLong(0), row.getOffsetDateTime(1)};
+      return new Stored(row.getLong(0) > 0, row.getLong(1), row.getOffsetDateTime(2));
     });
   }
 }

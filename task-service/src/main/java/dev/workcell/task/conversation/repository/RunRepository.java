@@ -63,9 +63,14 @@ public class RunRepository implements PanacheRepositoryBase<RunEntity, UUID> {
         + " and (runnerId is null or runnerId = ?1)", runnerId, until, runId);
   }
 
-  /** Sets the first lease when a runner takes the run (preparing → running), before its first heartbeat. */
-  public Uni<Integer> startLease(UUID runId, OffsetDateTime until) {
-    return update("leaseExpiresAt = ?1 where id = ?2", until, runId);
+  /**
+   * Claims a preparing run for one runner: running, with its lease. A conditional update, so of
+   * several runners claiming at once exactly one moves it (the others wait on the row and find it no
+   * longer preparing); returns 1 when claimed.
+   */
+  public Uni<Integer> claim(UUID runId, String runnerId, OffsetDateTime until, OffsetDateTime now) {
+    return update("state = 'running', startedAt = ?1, runnerId = ?2, leaseExpiresAt = ?3 where id = ?4 and state = 'preparing'",
+        now, runnerId, until, runId);
   }
 
   /** Active runs whose lease expired before {@code now}: their runner is gone. */

@@ -6,38 +6,32 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunState;
-import dev.workcell.contracts.task.RunnerApi.AppendMessage;
 import dev.workcell.contracts.task.RunnerApi.PendingMessages;
 import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.TaskApi.MessagePage;
 import dev.workcell.contracts.task.TaskApi.PageMessages;
 import dev.workcell.contracts.task.TaskApi.PostMessage;
-import dev.workcell.contracts.task.ToolCall;
 import dev.workcell.task.conversation.service.MessageLimits;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.conversation.MessageEntity;
 import dev.workcell.task.conversation.MessageMapper;
 import dev.workcell.task.conversation.repository.MessageRepository;
-import dev.workcell.task.conversation.repository.ActiveRunAppend;
 import dev.workcell.task.conversation.repository.OwnedPageQuery;
 import dev.workcell.task.conversation.RunEntity;
 import dev.workcell.task.conversation.repository.RunRepository;
 import dev.workcell.task.run.service.RunService;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
-import dev.workcell.task.support.Text;
-import dev.workcell.task.support.Times;
 import dev.workcell.task.conversation.repository.TaskRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
-import java.util.List;
 import java.util.UUID;
 
 /**
- * The conversation: owners post to an active run and read pages; the runner appends assistant and
- * tool messages and collects the messages posted while it worked.
+ * The conversation: owners post to an active run and read pages; the runner collects the messages
+ * posted while it worked (its own messages arrive with its rounds and tool calls).
  */
 @ApplicationScoped
 public class MessageService {
@@ -50,11 +44,9 @@ public class MessageService {
   private final MessagePager pager;
   private final MessageMapper mapper;
   private final OwnedPageQuery ownedPages;
-  private final ActiveRunAppend appends;
 
   public MessageService(WorkAccess access, TaskRepository tasks, RunRepository runs, MessageRepository messages,
-      RunService runService, MessagePager pager, MessageMapper mapper, OwnedPageQuery ownedPages,
-      ActiveRunAppend appends) {
+      RunService runService, MessagePager pager, MessageMapper mapper, OwnedPageQuery ownedPages) {
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
@@ -63,7 +55,6 @@ public class MessageService {
     this.pager = pager;
     this.mapper = mapper;
     this.ownedPages = ownedPages;
-    this.appends = appends;
   }
 
   /** A message to the active run: stored now, handed to the model at the run's next round. */
@@ -103,59 +94,6 @@ public class MessageService {
         });
   }
 
-  /**
-   * The runner appends to an active run. Tool results are stored up to 20,000 characters and other
-   * content up to 100 kB, each with a marker when cut: a run never fails on a long answer.
-   */
-  public Uni<MessageView> append(Actor actor, AppendMessage request) {
-    WorkAccess.requireService(actor);
-    MessageRole role = request.role();
-    if (role == null) {
-      throw Failures.invalid("role must be assistant, tool or system");
-    }
-    if (role == MessageRole.USER) {
-      throw Failures.invalid("user messages come from the owner, not the runner");
-    }
-    if (request.content() == null) {
-      throw Failures.invalid("content is required (may be empty)");
-    }
-    if (role == MessageRole.TOOL && (request.toolCallId() == null || request.toolCallId().isBlank())) {
-      throw Failures.invalid("a tool message names the toolCallId it answers");
-    }
-    String toolCalls = role == MessageRole.ASSISTANT ? mapper.encodeToolCalls(boundArguments(request.toolCalls())) : null;
-    if (toolCalls != null && Text.utf8Length(toolCalls) > Limits.STORED_MESSAGE_MAX_BYTES) {
-      throw Failures.invalid("the tool calls exceed " + Limits.STORED_MESSAGE_MAX_BYTES + " bytes");
-    }
-    Text.Bounded content = role == MessageRole.TOOL
-        ? Text.boundChars(request.content(), Limits.STORED_TOOL_OUTPUT_CHARS)
-        : Text.boundBytes(request.content(), Limits.STORED_MESSAGE_MAX_BYTES);
-    UUID taskId = Ids.parse(request.taskId()).orElse(null);
-    UUID runId = Ids.parse(request.runId()).orElse(null);
-    if (taskId == null || runId == null) {
-      return Failures.fail(ErrorCode.NOT_FOUND, "no such run");
-    }
-    // The runner's hottest write: one autocommitted prepared statement, no ORM session; only a refused
-    // append opens one to say why.
-    return appends.append(taskId, runId, role.wire(), content.text(), request.toolCallId(), toolCalls,
-            content.truncated())
-        .chain(row -> row != null ? Uni.createFrom().item(row)
-            : Panache.withSession(() -> runService.runOf(request.taskId(), request.runId())).chain(run -> Failures.<Object[]>fail(
-                ErrorCode.CONFLICT, "the run is " + run.state + "; nothing more is appended to it")))
-        .map(row -> {
-          MessageEntity message = new MessageEntity();
-          message.id = ((Number) row[0]).longValue();
-          message.taskId = taskId;
-          message.runId = runId;
-          message.role = role.wire();
-          message.content = content.text();
-          message.toolCallId = request.toolCallId();
-          message.toolCalls = toolCalls;
-          message.truncated = content.truncated();
-          message.createdAt = Times.offset(row[1]);
-          return mapper.toView(message);
-        });
-  }
-
   /** Hands the run the messages posted since its last round, exactly once. */
   public Uni<PendingMessages> pending(Actor actor, RunRef request) {
     WorkAccess.requireService(actor);
@@ -176,22 +114,5 @@ public class MessageService {
     message.content = content;
     message.createdAt = OffsetDateTime.now();
     return message;
-  }
-
-  /** Arguments are replayed to the provider, so an over-long one becomes small valid JSON. */
-  private static List<ToolCall> boundArguments(List<ToolCall> calls) {
-    if (calls == null) {
-      return null;
-    }
-    return calls.stream().map(call -> {
-      if (call.id() == null || call.name() == null) {
-        throw Failures.invalid("every tool call has an id and a name");
-      }
-      String args = call.arguments();
-      if (args != null && args.length() > Limits.STORED_TOOL_OUTPUT_CHARS) {
-        args = "{\"truncated\":true,\"originalChars\":" + args.length() + "}";
-      }
-      return new ToolCall(call.id(), call.name(), args);
-    }).toList();
   }
 }

@@ -14,8 +14,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 
 /**
- * Runner leases: the runner driving a run claims it with its first heartbeat and renews it with
- * each one. The answer tells a runner to stop when the run ended or another runner holds it. A
+ * Runner leases: the runner driving a run takes the lease with its claim ({@link RunClaims}) and
+ * renews it with each heartbeat. The answer tells a runner to stop when the run ended or another runner holds it. A
  * lease that expired but was not swept yet is still renewed by its own runner: it is alive.
  */
 @ApplicationScoped
@@ -33,12 +33,17 @@ public class RunLeases {
     this.settings = settings;
   }
 
-  public Uni<LeaseState> heartbeat(Actor actor, Heartbeat request) {
-    WorkAccess.requireService(actor);
-    String runner = request.runnerId();
+  /** A runner id as leases store it; invalid_request otherwise. */
+  static String runnerId(String runner) {
     if (runner == null || runner.isBlank() || runner.length() > RUNNER_ID_MAX_CHARS) {
       throw Failures.invalid("runnerId is required (at most 200 characters)");
     }
+    return runner;
+  }
+
+  public Uni<LeaseState> heartbeat(Actor actor, Heartbeat request) {
+    WorkAccess.requireService(actor);
+    String runner = runnerId(request.runnerId());
     OffsetDateTime until = OffsetDateTime.now().plus(settings.runLease());
     return Panache.withTransaction(() -> runService.runOf(request.taskId(), request.runId())
         .chain(run -> runs.renewLease(run.id, runner, until)

@@ -7,9 +7,6 @@ import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.RunControlApi;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunView;
-import dev.workcell.contracts.task.RunnerApi.AddUsage;
-import dev.workcell.contracts.task.RunnerApi.RunRef;
-import dev.workcell.contracts.task.RunnerApi.RunSpec;
 import dev.workcell.contracts.task.RunnerApi.RunTransition;
 import dev.workcell.contracts.task.TaskApi.GetRun;
 import dev.workcell.contracts.task.TaskApi.RunCancelled;
@@ -23,9 +20,6 @@ import dev.workcell.task.conversation.MessageEntity;
 import dev.workcell.task.conversation.MessageMapper;
 import dev.workcell.task.conversation.repository.MessageRepository;
 import dev.workcell.task.conversation.service.MessageLimits;
-import dev.workcell.task.policy.PolicyMapper;
-import dev.workcell.task.policy.RuntimePolicyEntity;
-import dev.workcell.task.policy.repository.PolicyRepository;
 import dev.workcell.task.conversation.RunEntity;
 import dev.workcell.task.conversation.RunMapper;
 import dev.workcell.task.run.messaging.RunControlPublisher;
@@ -61,7 +55,6 @@ public class RunService {
   private final TaskRepository tasks;
   private final RunRepository runs;
   private final MessageRepository messages;
-  private final PolicyRepository policies;
   private final MessageMapper messageMapper;
   private final RunQueue queue;
   private final RunEndEvents endEvents;
@@ -69,7 +62,7 @@ public class RunService {
   private final TaskSettings settings;
 
   public RunService(WorkAccess access, TaskRepository tasks, RunRepository runs, MessageRepository messages,
-      PolicyRepository policies, MessageMapper messageMapper, RunQueue queue, RunEndEvents endEvents, RunControlPublisher control,
+      MessageMapper messageMapper, RunQueue queue, RunEndEvents endEvents, RunControlPublisher control,
       TaskSettings settings) {
     this.endEvents = endEvents;
     this.control = control;
@@ -78,7 +71,6 @@ public class RunService {
     this.tasks = tasks;
     this.runs = runs;
     this.messages = messages;
-    this.policies = policies;
     this.messageMapper = messageMapper;
     this.queue = queue;
   }
@@ -189,64 +181,38 @@ public class RunService {
     });
   }
 
-  /** The runner moves a run; a run that already ended cannot move again. */
+  /**
+   * The runner ends its run (a run becomes running only by its claim, {@link RunClaims}); a run that
+   * already ended cannot end again. Once committed, task-service publishes the run's final
+   * {@code run_state} and {@code done}, after the runner's last event: the one writer of a run's end.
+   */
   public Uni<RunView> transition(Actor actor, RunTransition request) {
     WorkAccess.requireService(actor);
     RunState to = request.state();
-    if (to == null) {
-      throw Failures.invalid("state must be running, completed, needs_input, failed or cancelled");
-    }
-    if (to == RunState.PREPARING) {
-      throw Failures.invalid("a run cannot move back to preparing");
+    if (to == null || to.active()) {
+      throw Failures.invalid("state must be completed, needs_input, failed or cancelled (a run becomes running by its claim)");
     }
     String reason = bound(request.reason());
     OffsetDateTime now = OffsetDateTime.now();
+    boolean[] ended = new boolean[1];
     return Panache.withTransaction(() -> runOf(request.taskId(), request.runId()).chain(run -> {
       if (RunState.fromWire(run.state) == to) {
         return Uni.createFrom().item(RunMapper.toView(run));
       }
-      String from = to == RunState.RUNNING ? "('preparing')" : ACTIVE;
-      return runs.move(run.id, from, to.wire(), reason, now, !to.active())
+      return runs.move(run.id, ACTIVE, to.wire(), reason, now, true)
           .chain(moved -> moved == 0
               ? Failures.<Integer>fail(ErrorCode.CONFLICT, "the run is " + run.state + " and cannot become " + to.wire())
-              : tasks.update(to.active() ? "state = ?1, updatedAt = ?2 where id = ?3"
-                  : "state = ?1, updatedAt = ?2, lastFinishedAt = ?2 where id = ?3", to.wire(), now, run.taskId))
-          // Taken: the first lease runs until the runner's first heartbeat claims and renews it.
-          .call(() -> to == RunState.RUNNING ? runs.startLease(run.id, now.plus(settings.runLease())) : Uni.createFrom().item(0))
+              : tasks.update("state = ?1, updatedAt = ?2, lastFinishedAt = ?2 where id = ?3", to.wire(), now, run.taskId))
+          .invoke(() -> ended[0] = true)
           .chain(() -> detached(run))
           .map(detached -> {
             detached.state = to.wire();
-            if (to.active()) {
-              detached.startedAt = now;
-              detached.reason = reason == null ? detached.reason : reason;
-            } else {
-              detached.finishedAt = now;
-              detached.reason = reason;
-            }
+            detached.finishedAt = now;
+            detached.reason = reason;
             return RunMapper.toView(detached);
           });
-    }));
-  }
-
-  /** Adds the runner's usage deltas to the run. */
-  public Uni<RunView> usage(Actor actor, AddUsage request) {
-    WorkAccess.requireService(actor);
-    if (request.inputTokens() < 0 || request.outputTokens() < 0 || request.rounds() < 0 || request.toolCalls() < 0) {
-      throw Failures.invalid("usage deltas cannot be negative");
-    }
-    return Panache.withTransaction(() -> runOf(request.taskId(), request.runId())
-        .call(run -> runs.update("inputTokens = inputTokens + ?1, outputTokens = outputTokens + ?2,"
-                + " rounds = rounds + ?3, toolCalls = toolCalls + ?4 where id = ?5",
-            request.inputTokens(), request.outputTokens(), request.rounds(), request.toolCalls(), run.id))
-        // The row was locked by the update, so the values read before plus the deltas are current.
-        .chain(this::detached)
-        .map(run -> {
-          run.inputTokens += request.inputTokens();
-          run.outputTokens += request.outputTokens();
-          run.rounds += request.rounds();
-          run.toolCalls += request.toolCalls();
-          return RunMapper.toView(run);
-        }));
+    }))
+        .call(view -> ended[0] ? endEvents.publish(view.taskId(), view.id(), to.wire(), reason) : Uni.createFrom().voidItem());
   }
 
   /**
@@ -264,15 +230,6 @@ public class RunService {
             .map(run -> new RunDetail(TaskMapper.toView(task), RunMapper.toView(run)))));
   }
 
-  /** Everything the runner needs to drive a run. */
-  public Uni<RunSpec> spec(Actor actor, RunRef request) {
-    WorkAccess.requireService(actor);
-    return Panache.withSession(() -> runOf(request.taskId(), request.runId())
-        .chain(run -> tasks.findById(run.taskId).chain(task -> policyOf(task)
-            .map(policy -> new RunSpec(RunMapper.toView(run), TaskMapper.toView(task), PolicyMapper.toView(policy),
-                task.approvalsEnabled || (policy != null && policy.requireApproval))))));
-  }
-
   /** The run if it belongs to the task (both ids checked); not_found otherwise. */
   public Uni<RunEntity> runOf(String taskId, String runId) {
     UUID task = Ids.parse(taskId).orElse(null);
@@ -284,12 +241,8 @@ public class RunService {
         .failWith(() -> Failures.error(ErrorCode.NOT_FOUND, "no such run"));
   }
 
-  private Uni<RuntimePolicyEntity> policyOf(TaskEntity task) {
-    return task.policyId == null ? Uni.createFrom().nullItem() : policies.findById(task.policyId);
-  }
-
   /** The entity out of the session, so mirroring a bulk update on it writes nothing more. */
-  private Uni<RunEntity> detached(RunEntity run) {
+  Uni<RunEntity> detached(RunEntity run) {
     return Panache.getSession().invoke(session -> session.detach(run)).replaceWith(run);
   }
 

@@ -1,7 +1,5 @@
 package dev.workcell.task.tool.messaging;
 
-import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
-import dev.workcell.contracts.task.TaskApi.ListToolActivity;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.messaging.NatsResponder;
 import dev.workcell.task.tool.service.ToolActivityService;
@@ -9,12 +7,13 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-/** NATS subjects of tool activity. */
+/** NATS subjects of tool activity: the runner's write at a call's start and at its end, the owner's read. */
 @ApplicationScoped
 public class ToolActivityHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, ToolActivityService activity) {
-    responder.serve(TaskSubjects.RUNNER_TOOL, r -> activity.record(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_TOOL_START, r -> activity.started(r.actor(), r.body()));
+    responder.serve(TaskSubjects.RUNNER_TOOL_FINISH, r -> activity.finished(r.actor(), r.body()));
     responder.serve(TaskSubjects.TOOL_ACTIVITY, r -> activity.list(r.actor(), r.body()));
   }
 }

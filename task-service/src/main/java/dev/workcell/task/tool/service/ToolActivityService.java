@@ -3,7 +3,14 @@ package dev.workcell.task.tool.service;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.task.RunnerApi.RecordToolActivity;
+import dev.workcell.contracts.task.MessageRole;
+import dev.workcell.contracts.task.RunnerApi.ToolFinished;
+import dev.workcell.contracts.task.RunnerApi.ToolRecorded;
+import dev.workcell.contracts.task.RunnerApi.ToolStarted;
+import dev.workcell.contracts.task.ToolCall;
+import dev.workcell.task.conversation.MessageEntity;
+import dev.workcell.task.conversation.MessageMapper;
+import dev.workcell.task.tool.repository.ToolCallWrites;
 import dev.workcell.contracts.task.TaskApi.ListToolActivity;
 import dev.workcell.contracts.task.TaskApi.ToolActivityPage;
 import dev.workcell.contracts.task.ToolActivityView;
@@ -18,70 +25,123 @@ import dev.workcell.task.tool.repository.ToolActivityRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-/** The Activity timeline: the runner records each tool call; owners read it back. */
+/**
+ * The Activity timeline: the runner records each tool call with one write at its start and one at
+ * its end (which also appends the tool message); owners read it back.
+ */
 @ApplicationScoped
 public class ToolActivityService {
 
-  private static final Set<String> STATUSES = Set.of("running", "ok", "error", "denied");
+  private static final Set<String> ENDED = Set.of("ok", "error", "denied");
   private static final int PAGE_MAX = 200;
 
   private final WorkAccess access;
   private final TaskRepository tasks;
   private final RunService runs;
   private final ToolActivityRepository activity;
+  private final ToolCallWrites writes;
+  private final MessageMapper messages;
 
-  public ToolActivityService(WorkAccess access, TaskRepository tasks, RunService runs, ToolActivityRepository activity) {
+  public ToolActivityService(WorkAccess access, TaskRepository tasks, RunService runs, ToolActivityRepository activity,
+      ToolCallWrites writes, MessageMapper messages) {
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
     this.activity = activity;
+    this.writes = writes;
+    this.messages = messages;
   }
 
-  /** Creates or completes the record of one tool call (keyed by run and tool call id). */
-  public Uni<ToolActivityView> record(Actor actor, RecordToolActivity request) {
+  /** A tool call starts: its Activity record, running. */
+  public Uni<ToolRecorded> started(Actor actor, ToolStarted request) {
     WorkAccess.requireService(actor);
-    if (request.toolCallId() == null || request.toolCallId().isBlank() || request.toolCallId().length() > 200) {
-      throw Failures.invalid("toolCallId is required (at most 200 characters)");
+    ToolCall call = checked(request.call());
+    Text.Bounded args = Text.boundChars(call.arguments(), Limits.STORED_TOOL_OUTPUT_CHARS);
+    UUID taskId = Ids.parse(request.taskId()).orElse(null);
+    UUID runId = Ids.parse(request.runId()).orElse(null);
+    if (taskId == null || runId == null) {
+      return Failures.fail(ErrorCode.NOT_FOUND, "no such run");
     }
-    if (request.toolName() == null || request.toolName().isBlank() || request.toolName().length() > 200) {
-      throw Failures.invalid("toolName is required (at most 200 characters)");
+    return writes.start(taskId, runId, call.id(), call.name(), args.text())
+        .chain(stored -> refusal(stored, request.taskId(), request.runId(), "the tool call already started"))
+        .map(stored -> new ToolRecorded(toView(activity(taskId, runId, call, args.text(), "running", null, false, stored)), null));
+  }
+
+  /**
+   * A tool call ended, or never ran: its Activity record gets the result (created when the call never
+   * started) and the tool message answering it is appended, in one statement. Output is stored up to
+   * 20,000 characters with a marker when cut, in both.
+   */
+  public Uni<ToolRecorded> finished(Actor actor, ToolFinished request) {
+    WorkAccess.requireService(actor);
+    ToolCall call = checked(request.call());
+    if (!ENDED.contains(request.status())) {
+      throw Failures.invalid("status must be ok, error or denied");
     }
-    if (!STATUSES.contains(request.status())) {
-      throw Failures.invalid("status must be running, ok, error or denied");
+    Text.Bounded args = Text.boundChars(call.arguments(), Limits.STORED_TOOL_OUTPUT_CHARS);
+    Text.Bounded output = Text.boundChars(request.output() == null ? "" : request.output(), Limits.STORED_TOOL_OUTPUT_CHARS);
+    boolean cut = output.truncated() || request.sourceTruncated();
+    UUID taskId = Ids.parse(request.taskId()).orElse(null);
+    UUID runId = Ids.parse(request.runId()).orElse(null);
+    if (taskId == null || runId == null) {
+      return Failures.fail(ErrorCode.NOT_FOUND, "no such run");
     }
-    Text.Bounded args = Text.boundChars(request.arguments(), Limits.STORED_TOOL_OUTPUT_CHARS);
-    Text.Bounded output = Text.boundChars(request.output(), Limits.STORED_TOOL_OUTPUT_CHARS);
-    OffsetDateTime now = OffsetDateTime.now();
-    return Panache.withTransaction(() -> runs.runOf(request.taskId(), request.runId())
-        .chain(run -> activity.ofCall(run.id, request.toolCallId()).chain(existing -> {
-          ToolActivityEntity row = existing;
-          if (row == null) {
-            row = new ToolActivityEntity();
-            row.taskId = run.taskId;
-            row.runId = run.id;
-            row.toolCallId = request.toolCallId();
-            row.startedAt = now;
-          } else if (!"running".equals(row.status)) {
-            return Failures.<ToolActivityEntity>fail(ErrorCode.CONFLICT, "the tool call already has its result");
-          }
-          row.toolName = request.toolName();
-          if (args.text() != null) {
-            row.arguments = args.text();
-          }
-          row.status = request.status();
-          row.output = output.text();
-          row.outputTruncated = output.truncated() || request.sourceTruncated();
-          row.finishedAt = "running".equals(request.status()) ? null : now;
-          return existing == null ? activity.persist(row) : Uni.createFrom().item(row);
-        }))
-        .map(ToolActivityService::toView));
+    return writes.finish(taskId, runId, call.id(), call.name(), args.text(), request.status(), output.text(), cut, output.text(),
+            output.truncated())
+        .chain(stored -> refusal(stored, request.taskId(), request.runId(), "the tool call already has its result"))
+        .map(stored -> {
+          ToolActivityEntity row = activity(taskId, runId, call, args.text(), request.status(), output.text(), cut, stored);
+          MessageEntity message = MessageEntity.stored(stored.messageId(), taskId, runId, MessageRole.TOOL.wire(),
+              output.text(), output.truncated(), stored.messageAt());
+          message.toolCallId = call.id();
+          return new ToolRecorded(toView(row), messages.toView(message));
+        });
+  }
+
+  private static ToolCall checked(ToolCall call) {
+    if (call == null || call.id() == null || call.id().isBlank() || call.id().length() > 200) {
+      throw Failures.invalid("call.id is required (at most 200 characters)");
+    }
+    if (call.name() == null || call.name().isBlank() || call.name().length() > 200) {
+      throw Failures.invalid("call.name is required (at most 200 characters)");
+    }
+    return call;
+  }
+
+  /** Passes a stored write; a run that is not active, or a call already recorded so, is a conflict. */
+  private Uni<ToolCallWrites.Stored> refusal(ToolCallWrites.Stored stored, String taskId, String runId, String already) {
+    if (stored.active() && stored.activityId() != null) {
+      return Uni.createFrom().item(stored);
+    }
+    if (stored.active()) {
+      return Failures.fail(ErrorCode.CONFLICT, already);
+    }
+    // Only a refused write opens a session, to say why.
+    return Panache.withSession(() -> runs.runOf(taskId, runId)).chain(run -> Failures.fail(ErrorCode.CONFLICT,
+        "the run is " + run.state + "; nothing more is recorded for it"));
+  }
+
+  private static ToolActivityEntity activity(UUID taskId, UUID runId, ToolCall call, String arguments, String status, String output,
+      boolean truncated, ToolCallWrites.Stored stored) {
+    ToolActivityEntity row = new ToolActivityEntity();
+    row.id = stored.activityId();
+    row.taskId = taskId;
+    row.runId = runId;
+    row.toolCallId = call.id();
+    row.toolName = call.name();
+    row.arguments = arguments;
+    row.status = status;
+    row.output = output;
+    row.outputTruncated = truncated;
+    row.startedAt = stored.startedAt();
+    row.finishedAt = stored.finishedAt();
+    return row;
   }
 
   /** Oldest first within the page, like messages. */

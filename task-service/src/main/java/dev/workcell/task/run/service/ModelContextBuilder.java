@@ -1,22 +1,17 @@
-package dev.workcell.task.message.service;
+package dev.workcell.task.run.service;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.RunnerApi.ModelContext;
-import dev.workcell.contracts.task.RunnerApi.RunRef;
 import dev.workcell.contracts.task.ToolCall;
-import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.conversation.MessageEntity;
 import dev.workcell.task.conversation.MessageMapper;
 import dev.workcell.task.conversation.repository.MessageRepository;
 import dev.workcell.task.conversation.repository.MessageRepository.Meta;
 import dev.workcell.task.conversation.RunEntity;
-import dev.workcell.task.run.service.RunService;
 import dev.workcell.task.support.Text;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -37,24 +32,22 @@ public class ModelContextBuilder {
   private static final int BATCH = 256;
 
   private final MessageRepository messages;
-  private final RunService runs;
   private final MessageMapper mapper;
 
-  public ModelContextBuilder(MessageRepository messages, RunService runs, MessageMapper mapper) {
+  public ModelContextBuilder(MessageRepository messages, MessageMapper mapper) {
     this.messages = messages;
-    this.runs = runs;
     this.mapper = mapper;
   }
 
-  public Uni<ModelContext> context(Actor actor, RunRef request) {
-    WorkAccess.requireService(actor);
-    OffsetDateTime now = OffsetDateTime.now();
-    return Panache.withTransaction(() -> runs.runOf(request.taskId(), request.runId())
-        // Delivery is marked before the rows are read (read-only) for the reply.
-        .chain(run -> markDelivered(run, now)
-            .chain(() -> window(run, new Window(), Long.MAX_VALUE))
-            .chain(window -> messages.byIds(window.ids))
-            .map(rows -> build(run, rows))));
+  /**
+   * The context of the run, in the caller's transaction. The messages posted during the run are marked
+   * delivered first (read-only for the reply): they are in it.
+   */
+  public Uni<ModelContext> read(RunEntity run, OffsetDateTime now) {
+    return markDelivered(run, now)
+        .chain(() -> window(run, new Window(), Long.MAX_VALUE))
+        .chain(window -> messages.byIds(window.ids))
+        .map(rows -> build(run, rows));
   }
 
   /** Walks the conversation newest first, one metadata batch at a time, until a cap is reached. */

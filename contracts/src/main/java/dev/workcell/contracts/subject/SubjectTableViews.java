@@ -6,8 +6,9 @@ import java.util.stream.Collectors;
 
 /**
  * The generated views of {@link SubjectTable}: the NATS users' permissions as sourced by the launcher
- * ({@code bin/lib/nats-permissions.sh}) and the subject tables of {@code docs/nats.md}. A contracts
- * test fails when either file differs from what is generated here, and rewrites both when run with
+ * ({@code bin/lib/nats-permissions.sh}) and as read by the Helm chart
+ * ({@code helm/workcell/files/nats-permissions.yaml}), and the subject tables of {@code docs/nats.md}.
+ * A contracts test fails when any of them differs from what is generated here, and rewrites them when run with
  * {@code -Dworkcell.regenerate=true}.
  */
 public final class SubjectTableViews {
@@ -37,6 +38,25 @@ public final class SubjectTableViews {
     out.append(NatsPermissions.all().stream().filter(NatsPermissions.Grants::managesStreams)
         .map(grants -> grants.user().id()).collect(Collectors.joining(" ")));
     out.append(")\n");
+    return out.toString();
+  }
+
+  /**
+   * YAML for the Helm chart: per user its publish and subscribe lists and whether it manages the
+   * streams. The chart's NATS config template writes the authorization block from it.
+   */
+  public static String helm() {
+    StringBuilder out = new StringBuilder();
+    out.append("# Generated from the subject table in contracts (SubjectTableViews): do not edit; regenerate with\n")
+        .append("#   ./mvnw -B -pl contracts test -Dworkcell.regenerate=true\n")
+        .append("# Read by templates/nats.yaml; passwords are not here (the chart's Secret holds them).\n")
+        .append("users:\n");
+    for (NatsPermissions.Grants grants : NatsPermissions.all()) {
+      out.append("  ").append(grants.user().id()).append(":\n")
+          .append("    managesStreams: ").append(grants.managesStreams()).append('\n')
+          .append("    publish: [").append(quoted(grants.publish())).append("]\n")
+          .append("    subscribe: [").append(quoted(grants.subscribe())).append("]\n");
+    }
     return out.toString();
   }
 

@@ -8,13 +8,14 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The launcher's NATS permissions and docs/nats.md's subject tables are what the subject table
+ * The launcher's and the Helm chart's NATS permissions and docs/nats.md's subject tables are what the subject table
  * generates. Run with {@code -Dworkcell.regenerate=true} to rewrite them after changing a subject.
  */
 class GeneratedViewsTest {
 
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final Path PERMISSIONS = ROOT.resolve("bin/lib/nats-permissions.sh");
+  private static final Path HELM = ROOT.resolve("helm/workcell/files/nats-permissions.yaml");
   private static final Path DOCS = ROOT.resolve("docs/nats.md");
   private static final boolean REGENERATE = Boolean.getBoolean("workcell.regenerate");
 
@@ -26,6 +27,18 @@ class GeneratedViewsTest {
     }
     assertThat(Files.readString(PERMISSIONS))
         .as("bin/lib/nats-permissions.sh drifted from the subject table; regenerate: "
+            + "./mvnw -B -pl contracts test -Dworkcell.regenerate=true")
+        .isEqualTo(generated);
+  }
+
+  @Test
+  void helmChartPermissionsAreTheGeneratedOnes() throws IOException {
+    String generated = SubjectTableViews.helm();
+    if (REGENERATE) {
+      Files.writeString(HELM, generated);
+    }
+    assertThat(Files.readString(HELM))
+        .as("helm/workcell/files/nats-permissions.yaml drifted from the subject table; regenerate: "
             + "./mvnw -B -pl contracts test -Dworkcell.regenerate=true")
         .isEqualTo(generated);
   }

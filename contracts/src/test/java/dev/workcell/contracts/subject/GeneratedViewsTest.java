@@ -21,24 +21,20 @@ class GeneratedViewsTest {
 
   @Test
   void launcherPermissionsAreTheGeneratedOnes() throws IOException {
-    String generated = SubjectTableViews.bash();
-    if (REGENERATE) {
-      Files.writeString(PERMISSIONS, generated);
-    }
-    assertThat(Files.readString(PERMISSIONS))
-        .as("bin/lib/nats-permissions.sh drifted from the subject table; regenerate: "
-            + "./mvnw -B -pl contracts test -Dworkcell.regenerate=true")
-        .isEqualTo(generated);
+    assertWholeFileGenerated(PERMISSIONS, SubjectTableViews.bash());
   }
 
   @Test
   void helmChartPermissionsAreTheGeneratedOnes() throws IOException {
-    String generated = SubjectTableViews.helm();
+    assertWholeFileGenerated(HELM, SubjectTableViews.helm());
+  }
+
+  private static void assertWholeFileGenerated(Path file, String generated) throws IOException {
     if (REGENERATE) {
-      Files.writeString(HELM, generated);
+      Files.writeString(file, generated);
     }
-    assertThat(Files.readString(HELM))
-        .as("helm/workcell/files/nats-permissions.yaml drifted from the subject table; regenerate: "
+    assertThat(Files.readString(file))
+        .as(ROOT.relativize(file) + " drifted from the subject table; regenerate: "
             + "./mvnw -B -pl contracts test -Dworkcell.regenerate=true")
         .isEqualTo(generated);
   }

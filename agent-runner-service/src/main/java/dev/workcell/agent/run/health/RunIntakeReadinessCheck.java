@@ -1,7 +1,7 @@
 package dev.workcell.agent.run.health;
 
-import dev.workcell.agent.run.intake.RunRequestIntake;
-import dev.workcell.agent.run.provider.ProviderRegistry;
+import dev.workcell.agent.run.messaging.RunRequestIntake;
+import dev.workcell.agent.provider.service.ProviderRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time the agent runner adds per model round: a fixture provider answering instantly (OpenAI SSE wire)
-# and one read_file per round against a fixture sandbox responder, on the real test NATS
-# (bin/workcell test starts it on 127.0.0.1:14223, or set WORKCELL_TEST_NATS_URL).
+# and one read_file per round against a fixture sandbox responder, on the module's own private
+# nats-server (test-fixtures' PrivateNatsServer; nats-server must be on PATH).
 # Writes bench/agent-overhead/results.md. Timings are reported, never asserted.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

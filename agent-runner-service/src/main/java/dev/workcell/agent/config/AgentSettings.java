@@ -4,6 +4,7 @@ import dev.workcell.contracts.Limits;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How agent runs are driven. Seed 004's {@code WORK_*} names are environment aliases of these
@@ -77,6 +78,29 @@ public interface AgentSettings {
    */
   @WithDefault("2s")
   Duration pendingMessagesFallback();
+
+  /**
+   * Bytes of content the runner holds at once (models' answers while they stream, 4 bytes a
+   * character); unset: a quarter of the maximum heap. Over it a round fails {@code rate_limited}.
+   */
+  Optional<Long> budgetBytes();
+
+  /** Bytes one account's runs hold at once; unset: a quarter of {@link #budgetBytes()}. */
+  Optional<Long> budgetPerUserBytes();
+
+  /**
+   * Characters of text and reasoning one round may stream; past it the round
+   * is cut with {@code provider_error}. Far above any real answer: it stops a runaway stream.
+   */
+  @WithDefault("4000000")
+  int roundMaxChars();
+
+  /**
+   * Longest line of a provider's stream (and longest server-sent event), in characters. Gemini sends
+   * a tool call's arguments whole, so this allows a 2,000,000-byte file written with JSON escapes.
+   */
+  @WithDefault("8388608")
+  int providerMaxLineChars();
 
   /** The tool-call safety budget: max(128, 8 × rounds). */
   default int toolCallBudget() {

@@ -2,8 +2,11 @@ package dev.workcell.messaging.budget;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -50,6 +53,15 @@ public final class ByteBudget {
   }
 
   /**
+   * A service's budget as its settings give it: {@code bytes} unset is a quarter of the maximum heap,
+   * {@code perUser} unset a quarter of the budget (docs/limits.md).
+   */
+  public static ByteBudget configured(String name, Optional<Long> bytes, Optional<Long> perUser) {
+    long limit = bytes.orElse(Runtime.getRuntime().maxMemory() / 4);
+    return new ByteBudget(name, limit, perUser.orElse(limit / 4));
+  }
+
+  /**
    * Takes room for {@code bytes} held on behalf of {@code user}, or refuses without taking anything.
    *
    * @throws WorkcellException {@code rate_limited} when the service or the user holds too much already
@@ -71,6 +83,15 @@ public final class ByteBudget {
       byUser.put(key, mine + size);
     }
     return new Hold(key, size);
+  }
+
+  /**
+   * Room for content that grows as it arrives (a model's answer as it streams), taken in steps of
+   * {@link Tally#STEP} so a token does not cost a lock; refused like {@link #take} when a step does
+   * not fit.
+   */
+  public Tally tally(String user) {
+    return new Tally(user);
   }
 
   private static WorkcellException refusal(String why) {
@@ -119,6 +140,42 @@ public final class ByteBudget {
   /** Less than a tenth left: the service takes small requests still, but no large one. Readiness says so. */
   public synchronized boolean exhausted() {
     return limit - held < limit / 10;
+  }
+
+  /** Room that grows with what it counts; {@link #close()} gives all of it back. Not thread-safe: one reader counts. */
+  public final class Tally implements AutoCloseable {
+
+    public static final long STEP = 64 * 1024;
+
+    private final String user;
+    private final List<Hold> holds = new ArrayList<>();
+    private long counted;
+    private long taken;
+
+    private Tally(String user) {
+      this.user = user;
+    }
+
+    /** Counts {@code bytes} more. @throws WorkcellException {@code rate_limited} when the next step does not fit */
+    public void add(long bytes) {
+      counted += Math.max(0, bytes);
+      if (counted > taken) {
+        Hold step = take(user, Math.max(STEP, counted - taken));
+        holds.add(step);
+        taken += step.bytes();
+      }
+    }
+
+    public long counted() {
+      return counted;
+    }
+
+    @Override
+    public void close() {
+      holds.forEach(Hold::close);
+      holds.clear();
+      taken = 0;
+    }
   }
 
   /** Room taken for one piece of content; {@link #close()} gives it back (once, however often called). */

@@ -69,4 +69,23 @@ class ByteBudgetTest {
     hold.close();
     assertThat(ByteBudgetHealth.of(budget).getStatus().name()).isEqualTo("UP");
   }
+
+  @Test
+  void aTallyTakesRoomInStepsAsItGrowsAndGivesAllOfItBack() {
+    long step = ByteBudget.Tally.STEP;
+    ByteBudget budget = new ByteBudget("test", 10 * step, 3 * step);
+    ByteBudget.Tally tally = budget.tally("alice");
+    tally.add(10);
+    assertThat(budget.heldBy("alice")).as("one step for the first bytes").isEqualTo(step);
+    tally.add(step);
+    assertThat(budget.heldBy("alice")).isEqualTo(2 * step);
+    tally.add(step - 10);
+    assertThat(budget.heldBy("alice")).as("within what is taken: no new step").isEqualTo(2 * step);
+    tally.add(step);
+    rateLimited(() -> tally.add(step));
+    assertThat(budget.heldBy("alice")).as("the refused step holds nothing").isEqualTo(3 * step);
+    tally.close();
+    tally.close();
+    assertThat(budget.held()).isZero();
+  }
 }

@@ -31,8 +31,10 @@ public final class ProviderHttp {
   private final ObjectMapper mapper;
   private final Duration headersTimeout;
   private final Duration idleTimeout;
+  private final int maxLineChars;
 
-  public ProviderHttp(ObjectMapper mapper, Duration headersTimeout, Duration idleTimeout) {
+  public ProviderHttp(ObjectMapper mapper, Duration headersTimeout, Duration idleTimeout, int maxLineChars) {
+    this.maxLineChars = maxLineChars;
     this.mapper = mapper;
     this.headersTimeout = headersTimeout;
     this.idleTimeout = idleTimeout;
@@ -60,9 +62,10 @@ public final class ProviderHttp {
       if (response.statusCode() / 100 != 2) {
         throw failure(url, response.statusCode(), bounded(reader));
       }
-      String line;
-      while ((line = reader.readLine()) != null) {
-        lines.accept(line);
+      BoundedLineReader lineReader = new BoundedLineReader(reader, maxLineChars);
+      StringBuilder line = new StringBuilder();
+      while (lineReader.next(line)) {
+        lines.accept(line.toString());
       }
     } catch (IOException e) {
       if (watch.fired()) {
@@ -83,14 +86,18 @@ public final class ProviderHttp {
     return new String(buffer, 0, filled);
   }
 
-  /** Posts {@code body} and returns the JSON answer. */
+  /** Posts {@code body} and returns the JSON answer, read up to the line limit (a longer one is provider_error). */
   public JsonNode postJson(String url, Map<String, String> headers, Object body) {
-    HttpResponse<String> response = send(url, headers, body, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() / 100 != 2) {
-      throw failure(url, response.statusCode(), response.body());
-    }
-    try {
-      return mapper.readTree(response.body());
+    HttpResponse<InputStream> response = send(url, headers, body, HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream in = response.body()) {
+      if (response.statusCode() / 100 != 2) {
+        throw failure(url, response.statusCode(), bounded(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))));
+      }
+      byte[] answer = in.readNBytes(maxLineChars + 1);
+      if (answer.length > maxLineChars) {
+        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider's answer is longer than " + maxLineChars + " bytes");
+      }
+      return mapper.readTree(answer);
     } catch (IOException e) {
       throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider answered invalid JSON", e);
     }

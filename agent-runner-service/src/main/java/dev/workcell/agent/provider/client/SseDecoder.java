@@ -1,5 +1,7 @@
 package dev.workcell.agent.provider.client;
 
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -8,6 +10,9 @@ import java.util.function.Consumer;
  * dispatches, comments are skipped. Feed it lines; call {@link #finish()} when the stream ends.
  */
 public final class SseDecoder implements Consumer<String> {
+
+  /** Longest event, as a provider's longest line (an event of many lines is bounded the same). */
+  static final int MAX_EVENT_CHARS = 8_388_608;
 
   private final BiConsumer<String, String> events;
   private final StringBuilder data = new StringBuilder();
@@ -27,7 +32,11 @@ public final class SseDecoder implements Consumer<String> {
       if (!data.isEmpty()) {
         data.append('\n');
       }
-      data.append(stripSpace(line.substring(5)));
+      String value = stripSpace(line.substring(5));
+      if (data.length() + value.length() > MAX_EVENT_CHARS) {
+        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider sent an event longer than " + MAX_EVENT_CHARS + " characters");
+      }
+      data.append(value);
     } else if (line.startsWith("event:")) {
       event = stripSpace(line.substring(6));
     }

@@ -38,7 +38,7 @@ public class ProviderRegistry {
   private final int maxOutputTokens;
 
   public ProviderRegistry(ProviderSettings settings, AgentSettings agent, ObjectMapper mapper, AdminProviders admin) {
-    this.http = new ProviderHttp(mapper, agent.providerConnectTimeout(), agent.providerIdleTimeout());
+    this.http = new ProviderHttp(mapper, agent.providerConnectTimeout(), agent.providerIdleTimeout(), agent.providerMaxLineChars());
     this.admin = admin;
     this.maxOutputTokens = agent.maxOutputTokens();
     List<Configured> configured = new ArrayList<>();

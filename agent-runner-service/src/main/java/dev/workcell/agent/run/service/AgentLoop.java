@@ -1,6 +1,7 @@
 package dev.workcell.agent.run.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workcell.agent.budget.service.RunnerBudget;
 import dev.workcell.agent.config.AgentSettings;
 import dev.workcell.agent.run.service.RunSignals.RunEndedElsewhere;
 import dev.workcell.agent.provider.ChatMessage;
@@ -59,10 +60,13 @@ public class AgentLoop {
   private final ApprovalGate approvals;
   private final DrivenRuns driven;
   private final RuntimeSlots slots;
+  private final RunnerBudget budget;
 
   public AgentLoop(TaskServiceClient tasks, ProviderRegistry providers, SandboxToolRunner tools, JetStreamPublisher publisher,
-      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals, DrivenRuns driven, RuntimeSlots slots) {
+      AgentSettings settings, ObjectMapper mapper, ApprovalGate approvals, DrivenRuns driven, RuntimeSlots slots,
+      RunnerBudget budget) {
     this.slots = slots;
+    this.budget = budget;
     this.approvals = approvals;
     this.tasks = tasks;
     this.providers = providers;
@@ -290,8 +294,12 @@ public class AgentLoop {
       // Re-checked before every request: the run's own route, never another provider.
       ModelProvider provider = providers.resolve(route);
       DeltaCoalescer deltas = new DeltaCoalescer(events, settings.assistantDeltaCoalesce());
-      // A cancel or a lost lease interrupts the stream: the round ends there, unrecorded.
-      RoundResult result = callIds.unique(signals.streaming(() -> provider.stream(request, deltas)));
+      RoundResult result;
+      // The answer is counted as it streams (runner budget, owner share); a runaway stream is cut at the round limit.
+      try (HeldRound held = new HeldRound(deltas, budget.round(spec.task().ownerId()), settings.roundMaxChars())) {
+        // A cancel or a lost lease interrupts the stream: the round ends there, unrecorded.
+        result = callIds.unique(signals.streaming(() -> provider.stream(request, held)));
+      }
       if (signals.ended() != null) {
         throw new RunEndedElsewhere();
       }

@@ -19,6 +19,9 @@ public final class DeltaCoalescer implements RoundListener {
   private static final ScheduledExecutorService TRAILING = Executors.newSingleThreadScheduledExecutor(
       Thread.ofPlatform().daemon().name("delta-flush").factory());
 
+  /** Characters gathered before a flush regardless of the window: one event stays small however fast the model. */
+  static final int MAX_GATHERED_CHARS = 16 * 1024;
+
   private final RunEventStream events;
   private final long windowNanos;
   private final StringBuilder text = new StringBuilder();
@@ -51,7 +54,7 @@ public final class DeltaCoalescer implements RoundListener {
 
   private void maybeFlush() {
     long since = System.nanoTime() - lastFlush;
-    if (since >= windowNanos) {
+    if (since >= windowNanos || text.length() + reasoning.length() >= MAX_GATHERED_CHARS) {
       flush();
     } else if (trailing == null) {
       trailing = TRAILING.schedule(this::flush, windowNanos - since, TimeUnit.NANOSECONDS);

@@ -16,19 +16,24 @@ import java.util.concurrent.TimeUnit;
 /**
  * The live events of one run on {@code workcell.run.events.<task>.<run>}, numbered 1, 2, 3… Publishes
  * are pipelined: one connection keeps their order, so the run does not wait for each ack, only when
- * too many are in flight and at the end ({@link #drain()}). A failed publish is logged and the run
+ * too many events (or bytes) are in flight and at the end ({@link #drain()}). A failed publish is logged and the run
  * goes on: the conversation in task-service remains the record.
  */
 public final class RunEventStream {
 
   private static final int MAX_IN_FLIGHT = 256;
+  /** Bytes of events awaiting their ack, at most: with big tool outputs 256 events could be 25 MB. */
+  static final long MAX_IN_FLIGHT_BYTES = 1 << 20;
   private static final long ACK_WAIT_SECONDS = 5;
 
   private final JetStreamPublisher publisher;
   private final String taskId;
   private final String runId;
-  private final Deque<CompletableFuture<Long>> inFlight = new ArrayDeque<>();
+  private final Deque<Pending> inFlight = new ArrayDeque<>();
+  private long inFlightBytes;
   private long seq;
+
+  private record Pending(CompletableFuture<Long> ack, long bytes) {}
 
   public RunEventStream(JetStreamPublisher publisher, String taskId, String runId) {
     this.publisher = publisher;
@@ -45,17 +50,21 @@ public final class RunEventStream {
     long next = ++seq;
     RunEvent event = new RunEvent(taskId, runId, next, type, System.currentTimeMillis(), body);
     // Subscribing sends at once on this thread, so the send order is the seq order.
-    inFlight.addLast(publisher.publish(Subjects.RUN_EVENTS, event, TaskServiceClient.RUNNER, taskId, runId).subscribeAsCompletionStage()
-        .whenComplete((ack, failure) -> {
+    CompletableFuture<Long> ack = publisher.publish(Subjects.RUN_EVENTS, event, TaskServiceClient.RUNNER, taskId, runId)
+        .subscribeAsCompletionStage()
+        .whenComplete((ignored, failure) -> {
           if (failure != null) {
             Log.warnf("run %s: event %d (%s) not published: %s", runId, next, type.wire(), failure.getMessage());
           }
-        }));
-    while (inFlight.size() > MAX_IN_FLIGHT) {
-      await(inFlight.removeFirst());
+        });
+    long bytes = estimatedBytes(body);
+    inFlight.addLast(new Pending(ack, bytes));
+    inFlightBytes += bytes;
+    while (inFlight.size() > MAX_IN_FLIGHT || inFlightBytes > MAX_IN_FLIGHT_BYTES) {
+      settleOldest(true);
     }
-    while (!inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
-      inFlight.removeFirst();
+    while (!inFlight.isEmpty() && inFlight.peekFirst().ack().isDone()) {
+      settleOldest(false);
     }
     return next;
   }
@@ -63,12 +72,29 @@ public final class RunEventStream {
   /** Waits until every event so far is stored (or failed). */
   public synchronized void drain() {
     while (!inFlight.isEmpty()) {
-      await(inFlight.removeFirst());
+      settleOldest(true);
     }
   }
 
   public synchronized long lastSeq() {
     return seq;
+  }
+
+  private void settleOldest(boolean wait) {
+    Pending oldest = inFlight.removeFirst();
+    inFlightBytes -= oldest.bytes();
+    if (wait) {
+      await(oldest.ack());
+    }
+  }
+
+  /** The event's text, about as many bytes as it encodes to (deltas and tool output are most of it). */
+  private static long estimatedBytes(Map<String, Object> body) {
+    long bytes = 128;
+    for (Object value : body.values()) {
+      bytes += value instanceof CharSequence text ? text.length() : 16;
+    }
+    return bytes;
   }
 
   private static void await(CompletableFuture<Long> ack) {

@@ -2,7 +2,7 @@ package dev.workcell.gateway.budget.service;
 
 import dev.workcell.gateway.budget.config.BudgetSettings;
 import dev.workcell.messaging.budget.ByteBudget;
-import io.micrometer.core.instrument.Gauge;
+import dev.workcell.messaging.budget.ByteBudgetMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,22 +26,12 @@ public class GatewayBudget {
 
   @Inject
   public GatewayBudget(BudgetSettings settings, MeterRegistry registry) {
-    this(budget(settings));
-    Gauge.builder("workcell.budget.held", budget, ByteBudget::held).baseUnit("bytes")
-        .description("content bytes the gateway holds in memory").register(registry);
-    Gauge.builder("workcell.budget.available", budget, ByteBudget::available).baseUnit("bytes")
-        .description("content bytes the gateway may still take").register(registry);
-    Gauge.builder("workcell.budget.refused", budget, ByteBudget::refused)
-        .description("takes refused with 429 since start").register(registry);
+    this(ByteBudgetMetrics.register(ByteBudget.configured("the gateway", settings.bytes(), settings.perUserBytes()),
+        registry, "the gateway"));
   }
 
   public GatewayBudget(ByteBudget budget) {
     this.budget = budget;
-  }
-
-  private static ByteBudget budget(BudgetSettings settings) {
-    long limit = settings.bytes().orElse(Runtime.getRuntime().maxMemory() / 4);
-    return new ByteBudget("the gateway", limit, settings.perUserBytes().orElse(limit / 4));
   }
 
   public ByteBudget budget() {

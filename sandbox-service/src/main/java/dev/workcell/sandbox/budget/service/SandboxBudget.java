@@ -2,8 +2,8 @@ package dev.workcell.sandbox.budget.service;
 
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.messaging.budget.ByteBudget;
+import dev.workcell.messaging.budget.ByteBudgetMetrics;
 import dev.workcell.messaging.budget.Held;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,22 +33,11 @@ public class SandboxBudget {
   @Inject
   public SandboxBudget(@ConfigProperty(name = "workcell.sandbox.budget.bytes") Optional<Long> bytes,
       @ConfigProperty(name = "workcell.sandbox.budget.per-user-bytes") Optional<Long> perUser, MeterRegistry registry) {
-    this(budget(bytes, perUser));
-    Gauge.builder("workcell.budget.held", budget, ByteBudget::held).baseUnit("bytes")
-        .description("content bytes sandbox-service holds in memory").register(registry);
-    Gauge.builder("workcell.budget.available", budget, ByteBudget::available).baseUnit("bytes")
-        .description("content bytes sandbox-service may still take").register(registry);
-    Gauge.builder("workcell.budget.refused", budget, ByteBudget::refused)
-        .description("takes refused with rate_limited since start").register(registry);
+    this(ByteBudgetMetrics.register(ByteBudget.configured("sandbox-service", bytes, perUser), registry, "sandbox-service"));
   }
 
   public SandboxBudget(ByteBudget budget) {
     this.budget = budget;
-  }
-
-  private static ByteBudget budget(Optional<Long> bytes, Optional<Long> perUser) {
-    long limit = bytes.orElse(Runtime.getRuntime().maxMemory() / 4);
-    return new ByteBudget("sandbox-service", limit, perUser.orElse(limit / 4));
   }
 
   public ByteBudget budget() {

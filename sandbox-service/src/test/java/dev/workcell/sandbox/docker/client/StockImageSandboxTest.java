@@ -187,44 +187,33 @@ class StockImageSandboxTest {
 
   @Test
   void anImageWithoutAShellIsRefusedWithAClearError() {
-    String shellless = "workcell/sandbox-test:no-shell";
-    String container = dockerCli(false, "create", "--entrypoint", "rm", stockImage(), "-f", "/usr/bin/bash", "/usr/bin/dash", "/usr/bin/sh",
-        "/bin/sh", "/bin/bash").strip();
-    try {
-      dockerCli(false, "start", "-a", container);
-      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, shellless);
-      MADE_IMAGES.add(shellless);
-    } finally {
-      dockerCli(true, "rm", "-f", container);
-    }
-    SandboxRef ref = sandboxes.newTask("no-shell-owner");
-    try {
-      taskService.policyImage(ref.taskId(), shellless);
-      WorkcellException failure = sandboxes.failure(SandboxSubjects.ENSURE, ref);
-      assertThat(failure.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-      assertThat(failure.getMessage()).contains("has no usable /bin/sh");
-    } finally {
-      sandboxes.deleteQuietly(ref);
-    }
+    assertRefusedWithout("workcell/sandbox-test:no-shell", "has no usable /bin/sh",
+        "/usr/bin/bash", "/usr/bin/dash", "/usr/bin/sh", "/bin/sh", "/bin/bash");
   }
 
   @Test
   void anImageWithoutSleepIsRefusedWithAClearError() {
-    String sleepless = "workcell/sandbox-test:no-sleep";
-    String container = dockerCli(false, "create", "--entrypoint", "rm", stockImage(), "-f", "/usr/bin/sleep", "/bin/sleep").strip();
+    assertRefusedWithout("workcell/sandbox-test:no-sleep", "must provide sleep", "/usr/bin/sleep", "/bin/sleep");
+  }
+
+  /** The stock image less {@code removed}, committed as {@code image}: ensuring a sandbox of it fails with {@code message}. */
+  private void assertRefusedWithout(String image, String message, String... removed) {
+    List<String> create = new ArrayList<>(List.of("create", "--entrypoint", "rm", stockImage(), "-f"));
+    create.addAll(List.of(removed));
+    String container = dockerCli(false, create.toArray(String[]::new)).strip();
     try {
       dockerCli(false, "start", "-a", container);
-      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, sleepless);
-      MADE_IMAGES.add(sleepless);
+      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, image);
+      MADE_IMAGES.add(image);
     } finally {
       dockerCli(true, "rm", "-f", container);
     }
-    SandboxRef ref = sandboxes.newTask("no-sleep-owner");
+    SandboxRef ref = sandboxes.newTask("refused-image-owner");
     try {
-      taskService.policyImage(ref.taskId(), sleepless);
+      taskService.policyImage(ref.taskId(), image);
       WorkcellException failure = sandboxes.failure(SandboxSubjects.ENSURE, ref);
       assertThat(failure.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-      assertThat(failure.getMessage()).contains("must provide sleep");
+      assertThat(failure.getMessage()).contains(message);
     } finally {
       sandboxes.deleteQuietly(ref);
     }

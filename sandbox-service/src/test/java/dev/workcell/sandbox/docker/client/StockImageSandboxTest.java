@@ -14,7 +14,6 @@ import dev.workcell.contracts.sandbox.FileEntry;
 import dev.workcell.contracts.sandbox.FileList;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ReadFile;
-import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.WriteFile;
@@ -86,7 +85,7 @@ class StockImageSandboxTest {
       FileList list = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, "notes"));
       assertThat(list.entries()).extracting(FileEntry::name).containsExactly("hello.txt");
 
-      CommandResult result = run(ref, "test -e /usr/local/bin/celld || echo no-celld-in-image; id -u; pwd; stat -c %u .;"
+      CommandResult result = sandboxes.run(ref, "test -e /usr/local/bin/celld || echo no-celld-in-image; id -u; pwd; stat -c %u .;"
           + " cat notes/hello.txt; for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep '^/opt/workcell/celld serve'");
       assertThat(result.exitCode()).as(result.stderr()).isZero();
       assertThat(result.stdout()).startsWith("no-celld-in-image\n1000\n/workspace\n1000\nfrom a stock image\n/opt/workcell/celld serve --root /workspace");
@@ -101,7 +100,7 @@ class StockImageSandboxTest {
     try {
       taskService.policyImage(ref.taskId(), stockImage());
       sandboxes.ensure(ref);
-      CommandResult result = run(ref, "cp /bin/true /opt/workcell/celld 2>/dev/null || echo cannot-replace;"
+      CommandResult result = sandboxes.run(ref, "cp /bin/true /opt/workcell/celld 2>/dev/null || echo cannot-replace;"
           + " rm -f /opt/workcell/celld 2>/dev/null || echo cannot-remove; touch /opt/workcell/planted 2>/dev/null || echo cannot-plant;"
           + " mv /opt/workcell /tmp/moved 2>/dev/null || echo cannot-move; stat -c '%u %a' /opt/workcell/celld; grep ' /opt/workcell ' /proc/mounts");
       assertThat(result.stdout()).contains("cannot-replace\ncannot-remove\ncannot-plant\ncannot-move\n0 555\n");
@@ -217,10 +216,6 @@ class StockImageSandboxTest {
     } finally {
       sandboxes.deleteQuietly(ref);
     }
-  }
-
-  private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   /**

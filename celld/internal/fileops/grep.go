@@ -6,11 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"syscall"
-	"unicode/utf8"
 
 	"workcell.dev/celld/internal/confine"
-	"workcell.dev/celld/internal/sys"
 	"workcell.dev/celld/internal/wire"
 )
 
@@ -67,30 +64,11 @@ func (s *Files) Grep(ctx context.Context, req *GrepArgs) (any, error) {
 		return nil, err
 	}
 	g := &grepper{re: re, include: req.Include, perLine: req.MatchPerLine, max: limit, hits: []SearchHit{}}
-	fd, dir, st, err := s.openStart(p)
+	cut, err := s.walkText(ctx, p, "grep", grepSkip, g.included, g.scan)
 	if err != nil {
 		return nil, err
 	}
-	w := &treeWalk{ctx: ctx, skip: grepSkip}
-	if dir {
-		w.walk(fd, p, 0, func(dfd int, name, rel string, st *syscall.Stat_t) bool {
-			if !sys.IsType(st, syscall.S_IFREG) || st.Size > MaxSearchFileSize || !g.included(name) {
-				return true
-			}
-			if ffd, fst, ok := openFileAt(dfd, name); ok {
-				w.stop = g.scan(ffd, &fst, rel)
-				syscall.Close(ffd)
-			}
-			return true
-		})
-	} else {
-		g.scan(fd, &st, p)
-	}
-	syscall.Close(fd)
-	if ctx.Err() != nil {
-		return nil, wire.Errf(wire.CodeCancelled, "grep cancelled")
-	}
-	return map[string]any{"matches": g.hits, "truncated": g.truncated || w.truncated}, nil
+	return map[string]any{"matches": g.hits, "truncated": g.truncated || cut}, nil
 }
 
 func (g *grepper) included(name string) bool {
@@ -102,14 +80,7 @@ func (g *grepper) included(name string) bool {
 }
 
 // scan adds the file's matching lines (or its first one); true once the result bound is reached.
-func (g *grepper) scan(fd int, st *syscall.Stat_t, rel string) bool {
-	if st.Size > MaxSearchFileSize {
-		return false
-	}
-	data, complete, err := ReadUpTo(fd, 0, MaxSearchFileSize, st.Size)
-	if err != nil || !complete || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return false // unreadable, grew past the limit, or binary
-	}
+func (g *grepper) scan(data []byte, rel string) bool {
 	rest := data
 	for line := 1; len(rest) > 0; line++ {
 		var text []byte

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"syscall"
-	"unicode/utf8"
 
 	"workcell.dev/celld/internal/confine"
-	"workcell.dev/celld/internal/sys"
 	"workcell.dev/celld/internal/wire"
 )
 
@@ -61,44 +58,18 @@ func (s *Files) Search(ctx context.Context, path, query string, maxHits *int) (a
 		}
 	}
 	sr := &searcher{needle: bytes.ToLower([]byte(query)), maxHits: limit, hits: []SearchHit{}}
-	fd, dir, st, err := s.openStart(p)
+	cut, err := s.walkText(ctx, p, "search", skipDirs, func(string) bool { return true }, sr.scan)
 	if err != nil {
 		return nil, err
 	}
-	w := &treeWalk{ctx: ctx, skip: skipDirs}
-	if dir {
-		w.walk(fd, p, 0, func(dfd int, name, rel string, st *syscall.Stat_t) bool {
-			if !sys.IsType(st, syscall.S_IFREG) || st.Size > MaxSearchFileSize {
-				return true
-			}
-			if ffd, fst, ok := openFileAt(dfd, name); ok {
-				sr.scanFile(ffd, &fst, rel)
-				syscall.Close(ffd)
-			}
-			w.stop = sr.truncated
-			return true
-		})
-	} else {
-		sr.scanFile(fd, &st, p)
-	}
-	syscall.Close(fd)
-	if ctx.Err() != nil {
-		return nil, wire.Errf(wire.CodeCancelled, "search cancelled")
-	}
-	return map[string]any{"hits": sr.hits, "truncated": sr.truncated || w.truncated}, nil
+	return map[string]any{"hits": sr.hits, "truncated": sr.truncated || cut}, nil
 }
 
-func (sr *searcher) scanFile(fd int, st *syscall.Stat_t, rel string) {
-	if st.Size > MaxSearchFileSize {
-		return
-	}
-	data, complete, err := ReadUpTo(fd, 0, MaxSearchFileSize, st.Size)
-	if err != nil || !complete || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return // unreadable, grew past the limit, or binary
-	}
+// scan adds the file's lines that hold the needle, any case; true once the hit bound is reached.
+func (sr *searcher) scan(data []byte, rel string) bool {
 	lower := bytes.ToLower(data)
 	if !bytes.Contains(lower, sr.needle) {
-		return
+		return false
 	}
 	// Lower-casing may change byte lengths but never the number of '\n', so walk both in step.
 	orig := data
@@ -111,10 +82,11 @@ func (sr *searcher) scanFile(fd int, st *syscall.Stat_t, rel string) {
 		}
 		if len(sr.hits) == sr.maxHits {
 			sr.truncated = true
-			return
+			return true
 		}
 		sr.hits = append(sr.hits, SearchHit{Path: rel, Line: line, Text: clipRunes(strings.TrimSuffix(string(or), "\r"), MaxSearchLine)})
 	}
+	return false
 }
 
 func cutLine(b []byte) ([]byte, []byte) {

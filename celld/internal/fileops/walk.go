@@ -1,9 +1,11 @@
 package fileops
 
 import (
+	"bytes"
 	"context"
 	"sort"
 	"syscall"
+	"unicode/utf8"
 
 	"workcell.dev/celld/internal/confine"
 	"workcell.dev/celld/internal/sys"
@@ -61,6 +63,54 @@ func (w *treeWalk) walk(dfd int, rel string, depth int, visit visitFn) {
 			syscall.Close(fd)
 		}
 	}
+}
+
+// walkText hands scan the text of each file at or below p: p itself when it is a file, else every
+// regular file the walk reaches (skip's directories aside) whose name keep accepts. Files over
+// MaxSearchFileSize, unreadable or binary are passed over. scan returns true once its result bound is
+// reached, which ends the walk; walkText reports whether the walk's own bounds cut it short. search
+// and grep differ only in what they skip, keep and look for.
+func (s *Files) walkText(ctx context.Context, p, what string, skip map[string]bool, keep func(name string) bool,
+	scan func(data []byte, rel string) bool) (bool, error) {
+	fd, dir, st, err := s.openStart(p)
+	if err != nil {
+		return false, err
+	}
+	w := &treeWalk{ctx: ctx, skip: skip}
+	if dir {
+		w.walk(fd, p, 0, func(dfd int, name, rel string, st *syscall.Stat_t) bool {
+			if !sys.IsType(st, syscall.S_IFREG) || st.Size > MaxSearchFileSize || !keep(name) {
+				return true
+			}
+			if ffd, fst, ok := openFileAt(dfd, name); ok {
+				if data, ok := readText(ffd, &fst); ok {
+					w.stop = scan(data, rel)
+				}
+				syscall.Close(ffd)
+			}
+			return true
+		})
+	} else if data, ok := readText(fd, &st); ok {
+		scan(data, p)
+	}
+	syscall.Close(fd)
+	if ctx.Err() != nil {
+		return false, wire.Errf(wire.CodeCancelled, "%s cancelled", what)
+	}
+	return w.truncated, nil
+}
+
+// readText reads a whole file of at most MaxSearchFileSize bytes; false when it is unreadable, grew
+// past the limit, or is binary (a NUL byte, or not UTF-8).
+func readText(fd int, st *syscall.Stat_t) ([]byte, bool) {
+	if st.Size > MaxSearchFileSize {
+		return nil, false
+	}
+	data, complete, err := ReadUpTo(fd, 0, MaxSearchFileSize, st.Size)
+	if err != nil || !complete || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, false
+	}
+	return data, true
 }
 
 // openFileAt opens name in dfd for reading if it is (still) a regular file: no link is followed and

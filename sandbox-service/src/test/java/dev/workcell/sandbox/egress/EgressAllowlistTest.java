@@ -8,7 +8,6 @@ import com.github.dockerjava.api.model.Network;
 import com.sun.net.httpserver.HttpServer;
 import dev.workcell.contracts.sandbox.CommandResult;
 import dev.workcell.contracts.sandbox.PreviewState;
-import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
@@ -58,19 +57,15 @@ class EgressAllowlistTest {
   @Inject
   dev.workcell.sandbox.config.SandboxSettings settings;
 
-  private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
-  }
-
   /** The HTTP status curl got through the environment's proxy ({@code -p}: a CONNECT tunnel even for http). */
   private String status(SandboxRef ref, String url, boolean tunnel) {
-    CommandResult result = run(ref, "curl -s -o /dev/null -w '%{http_code}' -m 10 " + (tunnel ? "-p " : "") + url);
+    CommandResult result = sandboxes.run(ref, "curl -s -o /dev/null -w '%{http_code}' -m 10 " + (tunnel ? "-p " : "") + url);
     return result.stdout().strip();
   }
 
   /** 124: timeout killed the attempt (dropped); 0: connected; else refused or unreachable. */
   private int connect(SandboxRef ref, String host, int port) {
-    return run(ref, "timeout 2 bash -c 'exec 3<>/dev/tcp/" + host + "/" + port + "'").exitCode();
+    return sandboxes.run(ref, "timeout 2 bash -c 'exec 3<>/dev/tcp/" + host + "/" + port + "'").exitCode();
   }
 
   @Test
@@ -105,20 +100,20 @@ class EgressAllowlistTest {
           "http_proxy=http://" + gateway + ":" + settings.egress().proxyPort());
 
       // Allowed: plain HTTP (absolute URL) and a CONNECT tunnel; the proxy sends the URL's host on.
-      CommandResult plain = run(ref, "curl -sS -m 10 " + allowed);
+      CommandResult plain = sandboxes.run(ref, "curl -sS -m 10 " + allowed);
       assertThat(plain.exitCode()).as(plain.stderr()).isZero();
       assertThat(plain.stdout()).isEqualTo("fixture saw host allowed.test:" + port);
-      assertThat(run(ref, "curl -sS -m 10 -p " + allowed).stdout()).isEqualTo("fixture saw host allowed.test:" + port);
+      assertThat(sandboxes.run(ref, "curl -sS -m 10 -p " + allowed).stdout()).isEqualTo("fixture saw host allowed.test:" + port);
       // Denied: 403 from the proxy, both ways, with the reason.
       assertThat(status(ref, denied, false)).isEqualTo("403");
-      CommandResult refusedTunnel = run(ref, "curl -sS -m 10 -p " + denied);
+      CommandResult refusedTunnel = sandboxes.run(ref, "curl -sS -m 10 -p " + denied);
       assertThat(refusedTunnel.exitCode()).isNotZero();
       assertThat(refusedTunnel.stderr()).contains("403");
-      assertThat(run(ref, "curl -s -m 10 " + denied).stdout()).contains("not on this sandbox's egress allowlist");
+      assertThat(sandboxes.run(ref, "curl -s -m 10 " + denied).stdout()).contains("not on this sandbox's egress allowlist");
       // Without the proxy: no name resolves, the fixture's port on the gateway and the host's other
       // addresses give nothing, nor does any other port of the gateway.
-      assertThat(run(ref, "getent hosts allowed.test").exitCode()).isNotZero();
-      assertThat(run(ref, "env -u http_proxy -u HTTP_PROXY curl -sS -m 5 " + allowed).exitCode()).isNotZero();
+      assertThat(sandboxes.run(ref, "getent hosts allowed.test").exitCode()).isNotZero();
+      assertThat(sandboxes.run(ref, "env -u http_proxy -u HTTP_PROXY curl -sS -m 5 " + allowed).exitCode()).isNotZero();
       assertThat(connect(ref, gateway, port)).as("the fixture on the gateway, bypassing the proxy").isEqualTo(124);
       assertThat(connect(ref, gateway, 22)).as("another port of the gateway").isEqualTo(124);
       for (String address : hostAddresses()) {
@@ -144,7 +139,7 @@ class EgressAllowlistTest {
       assertThat(sandboxes.ensure(ref).containerId()).as("not recreated").isEqualTo(state.containerId());
 
       // A tunnel's overhead, for the record (not asserted): the proxy's decision and its extra hop.
-      CommandResult timing = run(ref, "for i in $(seq 20); do curl -s -o /dev/null -w '%{time_total}\\n' -m 10 -p " + denied
+      CommandResult timing = sandboxes.run(ref, "for i in $(seq 20); do curl -s -o /dev/null -w '%{time_total}\\n' -m 10 -p " + denied
           + "; done | sort -n | sed -n 10p");
       Log.infof("egress: median of 20 CONNECT round trips through the proxy: %s s", timing.stdout().strip());
     } finally {
@@ -190,13 +185,13 @@ class EgressAllowlistTest {
       SandboxState second = sandboxes.ensure(ref);
       assertThat(second.containerId()).isNotEqualTo(first.containerId());
       assertThat(networks(second)).containsExactly(egress);
-      assertThat(run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
+      assertThat(sandboxes.run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
 
       taskService.egressAllowlist(ref.taskId(), null);
       sandboxes.call(SandboxSubjects.STOP, ref);
       SandboxState third = sandboxes.ensure(ref);
       assertThat(networks(third)).containsExactly(open);
-      assertThat(run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
+      assertThat(sandboxes.run(ref, "cat kept.txt").stdout()).isEqualTo("kept");
     } finally {
       sandboxes.deleteQuietly(ref);
     }
@@ -219,16 +214,16 @@ class EgressAllowlistTest {
       taskService.egressAllowlist(ref.taskId(), List.of("allowed.test"));
       sandboxes.ensure(ref);
       // One shell holds the most idle connections a sandbox may have open; its next request is closed at once.
-      CommandResult flooded = run(ref, "p=${HTTP_PROXY#http://}; for i in $(seq " + EgressProxy.MAX_PER_SANDBOX
+      CommandResult flooded = sandboxes.run(ref, "p=${HTTP_PROXY#http://}; for i in $(seq " + EgressProxy.MAX_PER_SANDBOX
           + "); do exec {fd}<>/dev/tcp/${p%:*}/${p##*:} || exit 9; done; curl -sS -m 5 " + url + "; echo \" rc=$?\"");
       assertThat(flooded.stdout()).contains(" rc=").doesNotContain(" rc=0").doesNotContain(" rc=9");
       assertThat(served.get()).isZero();
       // The shell's connections closed with it: the sandbox is served again.
       long deadline = System.nanoTime() + 15_000_000_000L;
-      while (!run(ref, "curl -sS -m 5 " + url).stdout().equals("ok") && System.nanoTime() < deadline) {
+      while (!sandboxes.run(ref, "curl -sS -m 5 " + url).stdout().equals("ok") && System.nanoTime() < deadline) {
         Thread.sleep(250);
       }
-      assertThat(run(ref, "curl -sS -m 5 " + url).stdout()).isEqualTo("ok");
+      assertThat(sandboxes.run(ref, "curl -sS -m 5 " + url).stdout()).isEqualTo("ok");
     } finally {
       sandboxes.deleteQuietly(ref);
       fixture.stop(0);

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import com.sun.net.httpserver.HttpServer;
-import dev.workcell.contracts.sandbox.CommandResult;
-import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
@@ -41,10 +39,6 @@ class HomeEgressAllowlistTest {
   @Inject
   SandboxSettings settings;
 
-  private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
-  }
-
   @Test
   void aHomeReachesOnlyTheNamesOfItsSetting() throws Exception {
     HttpServer fixture = HttpServer.create(new InetSocketAddress("0.0.0.0", 0), 16);
@@ -60,8 +54,8 @@ class HomeEgressAllowlistTest {
       SandboxState state = sandboxes.ensure(home);
       assertThat(docker.inspectContainerCmd(state.containerId()).exec().getNetworkSettings().getNetworks().keySet())
           .containsExactly(EgressNetwork.name(settings));
-      assertThat(run(home, "curl -sS -m 10 -p http://allowed.test:" + port + "/").stdout()).isEqualTo("home");
-      assertThat(run(home, "curl -s -o /dev/null -w '%{http_code}' -m 10 http://denied.test:" + port + "/").stdout()).isEqualTo("403");
+      assertThat(sandboxes.run(home, "curl -sS -m 10 -p http://allowed.test:" + port + "/").stdout()).isEqualTo("home");
+      assertThat(sandboxes.run(home, "curl -s -o /dev/null -w '%{http_code}' -m 10 http://denied.test:" + port + "/").stdout()).isEqualTo("403");
     } finally {
       sandboxes.deleteQuietly(home);
       fixture.stop(0);

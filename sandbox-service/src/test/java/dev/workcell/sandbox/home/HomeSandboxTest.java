@@ -68,10 +68,6 @@ class HomeSandboxTest {
     return ref;
   }
 
-  private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
-  }
-
   @Test
   void aHomeIsHardenedNamedByTheHashOfTheWholeIdAndMountedAtHomeUser() throws Exception {
     // Two ids that share a long prefix must not share a home.
@@ -121,7 +117,7 @@ class HomeSandboxTest {
     assertThat(docker.inspectVolumeCmd(name).exec().getLabels())
         .containsEntry(SandboxLabels.HOME, hash).doesNotContainKeys(SandboxLabels.TASK, SandboxLabels.OWNER);
 
-    CommandResult inside = run(ref, "pwd; echo $HOME; id -u; touch /rootfs-probe 2>/dev/null || echo ro-root; touch ok && echo writable");
+    CommandResult inside = sandboxes.run(ref, "pwd; echo $HOME; id -u; touch /rootfs-probe 2>/dev/null || echo ro-root; touch ok && echo writable");
     assertThat(inside.stdout()).isEqualTo("/home/user\n/home/user\n1000\nro-root\nwritable\n");
   }
 
@@ -147,7 +143,7 @@ class HomeSandboxTest {
     assertThat(sandboxes.failure(SandboxSubjects.FILES_READ, new ReadFile(b, "secret.txt")).code()).isEqualTo(ErrorCode.NOT_FOUND);
     FileList bFiles = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(b, ""));
     assertThat(bFiles.entries()).extracting(FileEntry::name).doesNotContain("secret.txt");
-    assertThat(run(b, "ls /home; cat /home/user/secret.txt 2>&1; ls /workspace 2>&1 | head -1").stdout()).doesNotContain("alice only");
+    assertThat(sandboxes.run(b, "ls /home; cat /home/user/secret.txt 2>&1; ls /workspace 2>&1 | head -1").stdout()).doesNotContain("alice only");
 
     assertThat(sandboxes.failure(SandboxSubjects.PROCESS_STATUS, new PollProcess(b, aProcess.id(), 0, null, null)).code())
         .isEqualTo(ErrorCode.NOT_FOUND);
@@ -165,7 +161,7 @@ class HomeSandboxTest {
   @Test
   void escapesThroughAHomeAreRefused() {
     SandboxRef ref = home("escaper");
-    CommandResult setup = run(ref, String.join(" && ",
+    CommandResult setup = sandboxes.run(ref, String.join(" && ",
         "mkdir -p esc",
         "ln -sfn /etc/passwd esc/passwd-link",
         "ln -sfn /proc/1/environ esc/environ-link",

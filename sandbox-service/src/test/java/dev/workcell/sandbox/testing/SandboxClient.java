@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.sandbox.CommandResult;
+import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
@@ -83,6 +85,11 @@ public class SandboxClient {
 
   public SandboxState ensure(SandboxRef ref) {
     return call(SandboxSubjects.ENSURE, ref);
+  }
+
+  /** Runs {@code command} in the sandbox as agent-runner would, within 30 s. */
+  public CommandResult run(SandboxRef ref, String command) {
+    return call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   public void deleteQuietly(SandboxRef ref) {

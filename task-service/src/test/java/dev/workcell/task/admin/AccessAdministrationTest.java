@@ -24,23 +24,18 @@ import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
 import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
-import dev.workcell.messaging.NatsRequester;
 import java.util.List;
 import java.util.Map;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.RunEndWatch;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
-import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class AccessAdministrationTest {
-
-  @Inject
-  NatsRequester nats;
+class AccessAdministrationTest extends AdminWorkTest {
 
   @Inject
   SandboxFixture sandbox;
@@ -50,15 +45,6 @@ class AccessAdministrationTest {
 
   @Inject
   RunEndWatch runEnd;
-
-  WorkClient work;
-  Actor admin;
-
-  @BeforeEach
-  void setUp() {
-    work = new WorkClient(nats);
-    admin = work.admin();
-  }
 
   @Test
   void closingWorkStoresTheRevocationThenPausesUsersTasks() {
@@ -139,8 +125,8 @@ class AccessAdministrationTest {
         () -> work.call(TaskSubjects.ADMIN_ACCOUNT_DELETE, new DeleteAccount(doomed.accountId()), admin));
   }
 
-  private void endsRunAtOnce(Actor owner, String reason, Runnable action) throws Exception {
-    TaskCreated created = work.createTask(owner);
+  private void endsRunAtOnce(Actor admin, String reason, Runnable action) throws Exception {
+    TaskCreated created = work.createTask(admin);
     runEnd.endsAtOnce(work, created.task().id(), created.run().id(), reason, action);
   }
 

@@ -21,7 +21,7 @@ import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.SavePolicy;
-import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,23 +31,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class ApprovalsTest {
-
-  @Inject
-  NatsRequester nats;
+class ApprovalsTest extends AdminWorkTest {
 
   @Inject
   Sql sql;
 
-  WorkClient work;
-  Actor owner;
   TaskCreated created;
 
   @BeforeEach
   void setUp() {
-    work = new WorkClient(nats);
-    owner = work.admin();
-    created = work.createTask(owner);
+    created = work.createTask(admin);
   }
 
   @Test
@@ -63,7 +56,7 @@ class ApprovalsTest {
     toggle(true);
     ApprovalView pending = ask("c1", "run_command", "npm");
     assertThat(pending.state()).isEqualTo(ApprovalState.PENDING);
-    assertThat(work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), owner).pending())
+    assertThat(work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), admin).pending())
         .extracting(ApprovalView::id).containsExactly(pending.id());
 
     ApprovalView decided = decide(pending.id(), ApprovalDecision.ALWAYS_ALLOW);
@@ -71,17 +64,17 @@ class ApprovalsTest {
     assertThat(decided.state()).isEqualTo(ApprovalState.ALLOWED);
     assertThat(ask("c2", "run_command", "npm").decision()).isEqualTo(ApprovalDecision.RULE);
     assertThat(ask("c3", "run_command", "curl").state()).isEqualTo(ApprovalState.PENDING);
-    ApprovalsState state = work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), owner);
+    ApprovalsState state = work.call(TaskSubjects.APPROVALS, new TaskRef(taskId()), admin);
     assertThat(state.rules()).hasSize(1);
     assertThat(state.rules().get(0).program()).isEqualTo("npm");
-    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), pending.id(), ApprovalDecision.DENY), owner))
+    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), pending.id(), ApprovalDecision.DENY), admin))
         .isEqualTo(ErrorCode.CONFLICT);
 
     ApprovalsState afterDelete = work.call(TaskSubjects.APPROVAL_RULE_DELETE,
-        new DeleteApprovalRule(taskId(), state.rules().get(0).id()), owner);
+        new DeleteApprovalRule(taskId(), state.rules().get(0).id()), admin);
     assertThat(afterDelete.rules()).isEmpty();
     assertThat(ask("c4", "run_command", "npm").state()).isEqualTo(ApprovalState.PENDING);
-    assertThat(work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId(), null, 0), owner).entries())
+    assertThat(work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId(), null, 0), admin).entries())
         .extracting(e -> e.action()).contains("approvals.toggle", "approval.decide", "approval.allowed_by_rule",
             "approval_rule.delete");
   }
@@ -97,26 +90,26 @@ class ApprovalsTest {
 
     assertThat(work.call(TaskSubjects.RUNNER_APPROVAL_GET, new ApprovalRef(taskId(), late.id()),
         WorkClient.RUNNER).state()).isEqualTo(ApprovalState.EXPIRED);
-    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), late.id(), ApprovalDecision.ALLOW_ONCE), owner))
+    assertThat(work.failure(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), late.id(), ApprovalDecision.ALLOW_ONCE), admin))
         .isEqualTo(ErrorCode.CONFLICT);
   }
 
   @Test
   void aPolicyThatRequiresApprovalsLocksTheToggleOn() {
-    Actor admin = work.admin();
+    Actor policyAdmin = work.admin();
     PolicyView policy = work.call(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "reviewed-" + UUID.randomUUID(),
-        null, "1g", "1", 128, null, null, false, false, false, true, null), admin);
+        null, "1g", "1", 128, null, null, false, false, false, true, null), policyAdmin);
     TaskCreated reviewed = work.call(TaskSubjects.CREATE,
-        new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m", policy.id()), owner);
+        new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m", policy.id()), admin);
 
     assertThat(reviewed.task().networkEnabled()).isFalse();
     assertThat(reviewed.task().approvalsEnabled()).isTrue();
     assertThat(work.failure(TaskSubjects.CREATE, new CreateTask("t", "hi", ProviderKind.OLLAMA, "ollama", "m",
-        UUID.randomUUID().toString()), owner)).isEqualTo(ErrorCode.INVALID_REQUEST);
-    assertThat(work.failure(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(reviewed.task().id(), false), owner))
+        UUID.randomUUID().toString()), admin)).isEqualTo(ErrorCode.INVALID_REQUEST);
+    assertThat(work.failure(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(reviewed.task().id(), false), admin))
         .isEqualTo(ErrorCode.CONFLICT);
     assertThat(work.failure(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, policy.name(), null, null, null, null,
-        null, null, true, false, false, false, null), admin)).isEqualTo(ErrorCode.ALREADY_EXISTS);
+        null, null, true, false, false, false, null), policyAdmin)).isEqualTo(ErrorCode.ALREADY_EXISTS);
     Actor userClaimingAdmin = new Actor(work.account(Actor.Role.USER).accountId(), Actor.Role.ADMIN);
     assertThat(work.failure(TaskSubjects.ADMIN_POLICY_SAVE, new SavePolicy(null, "x", null, null, null, null, null, null,
         true, false, false, false, null), userClaimingAdmin)).isEqualTo(ErrorCode.FORBIDDEN);
@@ -127,7 +120,7 @@ class ApprovalsTest {
   }
 
   private void toggle(boolean enabled) {
-    work.call(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(taskId(), enabled), owner);
+    work.call(TaskSubjects.APPROVALS_TOGGLE, new SetApprovals(taskId(), enabled), admin);
   }
 
   private ApprovalView ask(String callId, String tool, String program) {
@@ -138,6 +131,6 @@ class ApprovalsTest {
 
   private ApprovalView decide(String approvalId, ApprovalDecision decision) {
     return work.call(TaskSubjects.APPROVAL_DECIDE, new DecideApproval(taskId(), approvalId, decision),
-        owner);
+        admin);
   }
 }

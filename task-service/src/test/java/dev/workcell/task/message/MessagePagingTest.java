@@ -3,7 +3,6 @@ package dev.workcell.task.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.error.ErrorCode;
@@ -20,36 +19,22 @@ import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.ToolActivityPage;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.ToolActivityView;
-import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Multi;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class MessagePagingTest {
-
-  @Inject
-  NatsRequester nats;
-
-  WorkClient work;
-  Actor owner;
-
-  @BeforeEach
-  void setUp() {
-    work = new WorkClient(nats);
-    owner = work.admin();
-  }
+class MessagePagingTest extends AdminWorkTest {
 
   @Test
   void pagesHoldAtMost200MessagesAndWalkBackByCursor() {
-    TaskCreated created = work.createTask(owner, "message 0");
+    TaskCreated created = work.createTask(admin, "message 0");
     append(created, 250, i -> "message " + i);
 
     MessagePage newest = page(created, null, 500);
@@ -67,7 +52,7 @@ class MessagePagingTest {
 
   @Test
   void pagesStopBeforeOneMillionBytes() {
-    TaskCreated created = work.createTask(owner, "start");
+    TaskCreated created = work.createTask(admin, "start");
     // 15 messages of 90,000 bytes: only 11 (990,000 bytes) fit a page.
     append(created, 15, i -> String.valueOf((char) ('a' + i)).repeat(90_000));
 
@@ -84,7 +69,7 @@ class MessagePagingTest {
 
   @Test
   void storedMessagesAndToolOutputAreBounded() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
     String runId = created.run().id();
 
@@ -101,13 +86,13 @@ class MessagePagingTest {
     assertThat(tool.content()).startsWith("x".repeat(20_000)).contains("[truncated: 30000 more characters");
     assertThat(activity.outputTruncated()).isTrue();
     assertThat(activity.output()).startsWith("x".repeat(20_000)).hasSizeLessThan(20_100);
-    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, null, null, 0), owner);
+    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, null, null, 0), admin);
     assertThat(timeline.activity()).extracting(ToolActivityView::toolCallId).containsExactly("call-1");
   }
 
   @Test
   void aToolCallIsTwoWritesAndShowsAsTheUiReadsIt() {
-    TaskCreated created = work.createTask(owner, "list the files");
+    TaskCreated created = work.createTask(admin, "list the files");
     String taskId = created.task().id();
     String runId = created.run().id();
     work.move(taskId, runId, "running");
@@ -118,19 +103,19 @@ class MessagePagingTest {
     assertThat(started.activity().status()).isEqualTo("running");
     assertThat(started.activity().finishedAt()).isNull();
     assertThat(started.message()).as("the tool message comes with the result").isNull();
-    assertThat(work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, runId, null, 0), owner).activity())
+    assertThat(work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, runId, null, 0), admin).activity())
         .extracting(ToolActivityView::status).containsExactly("running");
     ToolRecorded finished = work.call(TaskSubjects.RUNNER_TOOL_FINISH,
         new ToolFinished(taskId, runId, call, "ok", "index.html\nstyle.css", false), WorkClient.RUNNER);
     assertThat(finished.activity().id()).isEqualTo(started.activity().id());
 
-    // The conversation: the owner's message, the assistant's call, the result answering it; nothing else.
+    // The conversation: the admin's message, the assistant's call, the result answering it; nothing else.
     assertThat(page(created, null, 50).messages()).extracting(MessageView::role, MessageView::content, MessageView::toolCallId)
         .containsExactly(tuple(MessageRole.USER, "list the files", null), tuple(MessageRole.ASSISTANT, "Let me look.", null),
             tuple(MessageRole.TOOL, "index.html\nstyle.css", "call-ls"));
     assertThat(page(created, null, 50).messages().get(1).toolCalls()).containsExactly(call);
     // The Activity view: one record of the call, finished with its output.
-    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, runId, null, 0), owner);
+    ToolActivityPage timeline = work.call(TaskSubjects.TOOL_ACTIVITY, new ListToolActivity(taskId, runId, null, 0), admin);
     assertThat(timeline.activity()).singleElement().satisfies(a -> {
       assertThat(a.toolCallId()).isEqualTo("call-ls");
       assertThat(a.toolName()).isEqualTo("list_files");
@@ -154,7 +139,7 @@ class MessagePagingTest {
 
   private MessagePage page(TaskCreated created, Long before, int limit) {
     return work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(created.task().id(), before, limit),
-        owner);
+        admin);
   }
 
   /** Appends {@code count} assistant messages in order (numbered from 1). */

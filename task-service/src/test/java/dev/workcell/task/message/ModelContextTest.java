@@ -2,7 +2,6 @@ package dev.workcell.task.message;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.MessageView;
 import dev.workcell.contracts.task.RunState;
@@ -15,30 +14,22 @@ import dev.workcell.contracts.task.TaskApi.PostMessage;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.ToolCall;
-import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class ModelContextTest {
+class ModelContextTest extends AdminWorkTest {
 
-  @Inject
-  NatsRequester nats;
-
-  WorkClient work;
-  Actor owner;
   TaskCreated created;
 
   @BeforeEach
   void setUp() {
-    work = new WorkClient(nats);
-    owner = work.admin();
-    created = work.createTask(owner, "user 0");
+    created = work.createTask(admin, "user 0");
   }
 
   @Test
@@ -100,12 +91,12 @@ class ModelContextTest {
   void midRunMessagesAreHandedToTheRunnerOnce() {
     RunRef run = new RunRef(created.task().id(), created.run().id());
     // Posted while the run waits in the queue: the claim's context has it, and marks it delivered.
-    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "also add a footer"), owner);
+    work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "also add a footer"), admin);
     ModelContext context = context();
     assertThat(context.messages()).extracting(MessageView::content).containsExactly("user 0", "also add a footer");
     assertThat(work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER).messages()).isEmpty();
 
-    MessageView second = work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "and a header"), owner);
+    MessageView second = work.call(TaskSubjects.MESSAGE_POST, new PostMessage(run.taskId(), "and a header"), admin);
     assertThat(second.sentDuringRun()).isTrue();
     assertThat(second.delivered()).isFalse();
     PendingMessages pending = work.call(TaskSubjects.RUNNER_PENDING, run, WorkClient.RUNNER);

@@ -21,8 +21,8 @@ import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
-import dev.workcell.messaging.NatsRequester;
 import dev.workcell.task.provider.service.ProviderKeyCipher;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,27 +32,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Admin-configured providers over task-service's real subjects, against the real PostgreSQL. */
 @QuarkusTest
-class ProviderStoreTest {
-
-  @Inject
-  NatsRequester nats;
+class ProviderStoreTest extends AdminWorkTest {
 
   @Inject
   Sql sql;
-
-  WorkClient work;
-  Actor admin;
-
-  @BeforeEach
-  void setUp() {
-    work = new WorkClient(nats);
-    admin = work.admin();
-  }
 
   @Test
   void theKeyIsEncryptedAtRestAndOnlyTheRunnerGetsItBack() throws Exception {

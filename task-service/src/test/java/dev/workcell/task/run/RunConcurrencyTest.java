@@ -2,7 +2,6 @@ package dev.workcell.task.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageView;
@@ -19,7 +18,7 @@ import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskState;
 import dev.workcell.contracts.task.TaskSubjects;
-import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.RunQueueFixture;
 import dev.workcell.task.support.Sql;
 import dev.workcell.task.support.WorkClient;
@@ -30,14 +29,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class RunConcurrencyTest {
-
-  @Inject
-  NatsRequester nats;
+class RunConcurrencyTest extends AdminWorkTest {
 
   @Inject
   Sql sql;
@@ -48,24 +43,15 @@ class RunConcurrencyTest {
   @Inject
   dev.workcell.task.support.RunEventsReader events;
 
-  WorkClient work;
-  Actor owner;
-
-  @BeforeEach
-  void setUp() {
-    work = new WorkClient(nats);
-    owner = work.admin();
-  }
-
   @Test
   void twentyConcurrentStartsLeaveExactlyOneActiveRun() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
     work.move(taskId, created.run().id(), "completed");
 
     List<Uni<Object>> starts = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      starts.add(nats.request(TaskSubjects.RUN_START, new StartRun(taskId, "attempt " + i), owner,
+      starts.add(nats.request(TaskSubjects.RUN_START, new StartRun(taskId, "attempt " + i), admin,
               Duration.ofSeconds(30))
           .map(started -> (Object) started)
           .onFailure().recoverWithItem(failure -> failure));
@@ -83,7 +69,7 @@ class RunConcurrencyTest {
 
   @Test
   void databaseRefusesASecondActiveRunWrittenAroundTheService() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     UUID taskId = UUID.fromString(created.task().id());
 
     Throwable refused = catchFailure(() -> sql.update("insert into runs (id, task_id, state, provider_kind, provider_id,"
@@ -95,34 +81,34 @@ class RunConcurrencyTest {
 
   @Test
   void startWhileARunIsActiveAnswersRunActive() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
 
-    assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(created.task().id(), "again"), owner))
+    assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(created.task().id(), "again"), admin))
         .isEqualTo(ErrorCode.RUN_ACTIVE);
   }
 
   @Test
   void followUpRunContinuesTheSameConversation() {
-    TaskCreated created = work.createTask(owner, "first instruction");
+    TaskCreated created = work.createTask(admin, "first instruction");
     String taskId = created.task().id();
     work.move(taskId, created.run().id(), "running");
     work.move(taskId, created.run().id(), "completed");
 
-    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "second instruction"), owner);
+    RunStarted followUp = work.call(TaskSubjects.RUN_START, new StartRun(taskId, "second instruction"), admin);
 
     assertThat(followUp.run().id()).isNotEqualTo(created.run().id());
     // Both runs were handed to agent-runner's work queue once committed.
     assertThat(runQueue.queued(taskId, created.run().id())).isTrue();
     assertThat(runQueue.queued(taskId, followUp.run().id())).isTrue();
     assertThat(followUp.task().state()).isEqualTo(TaskState.PREPARING);
-    MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(taskId, null, 0), owner);
+    MessagePage page = work.call(TaskSubjects.MESSAGE_PAGE, new PageMessages(taskId, null, 0), admin);
     assertThat(page.messages()).extracting(MessageView::content).containsExactly("first instruction", "second instruction");
     assertThat(page.messages()).extracting(MessageView::runId).containsExactly(created.run().id(), followUp.run().id());
   }
 
   @Test
   void runnerTransitionsMoveTheTaskAndAnEndedRunStaysEnded() throws Exception {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
     String runId = created.run().id();
 
@@ -152,27 +138,27 @@ class RunConcurrencyTest {
     assertThat(work.failure(TaskSubjects.RUNNER_TRANSITION,
         new dev.workcell.contracts.task.RunnerApi.RunTransition(taskId, runId, RunState.RUNNING, null), WorkClient.RUNNER))
         .as("a run becomes running only by its claim").isEqualTo(ErrorCode.INVALID_REQUEST);
-    assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), owner)
+    assertThat(work.call(TaskSubjects.SEEN, new TaskRef(taskId), admin)
         .unread()).isFalse();
   }
 
   @Test
   void cancelEndsTheActiveRunAndMidRunMessagesNeedAnActiveRun() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
 
-    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner);
+    RunCancelled cancelled = work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), admin);
 
     assertThat(cancelled.run().state()).isEqualTo(RunState.NEEDS_INPUT);
     assertThat(cancelled.task().state()).isEqualTo(TaskState.NEEDS_INPUT);
-    assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "still there?"), owner))
+    assertThat(work.failure(TaskSubjects.MESSAGE_POST, new PostMessage(taskId, "still there?"), admin))
         .isEqualTo(ErrorCode.NO_ACTIVE_RUN);
-    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), owner).run().state())
+    assertThat(work.call(TaskSubjects.RUN_CANCEL, new TaskRef(taskId), admin).run().state())
         .isEqualTo(RunState.NEEDS_INPUT);
   }
 
   private TaskDetail detail(String taskId) {
-    return work.call(TaskSubjects.GET, new TaskRef(taskId), owner);
+    return work.call(TaskSubjects.GET, new TaskRef(taskId), admin);
   }
 
   private static Throwable catchFailure(Runnable action) {

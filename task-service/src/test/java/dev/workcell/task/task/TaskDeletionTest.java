@@ -2,7 +2,6 @@ package dev.workcell.task.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
@@ -17,7 +16,7 @@ import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
-import dev.workcell.messaging.NatsRequester;
+import dev.workcell.task.support.AdminWorkTest;
 import dev.workcell.task.support.RunEndWatch;
 import dev.workcell.task.support.SandboxFixture;
 import dev.workcell.task.support.Sql;
@@ -26,14 +25,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class TaskDeletionTest {
-
-  @Inject
-  NatsRequester nats;
+class TaskDeletionTest extends AdminWorkTest {
 
   @Inject
   SandboxFixture sandbox;
@@ -44,53 +39,44 @@ class TaskDeletionTest {
   @Inject
   RunEndWatch runEnd;
 
-  WorkClient work;
-  Actor owner;
-
-  @BeforeEach
-  void setUp() {
-    work = new WorkClient(nats);
-    owner = work.admin();
-  }
-
   @Test
   void failedSandboxDeletionKeepsTheTaskAndReturnsTheError() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
     sandbox.failFor(taskId);
 
-    assertThat(work.failure(TaskSubjects.DELETE, new TaskRef(taskId), owner)).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
+    assertThat(work.failure(TaskSubjects.DELETE, new TaskRef(taskId), admin)).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
 
-    TaskDetail kept = work.call(TaskSubjects.GET, new TaskRef(taskId), owner);
+    TaskDetail kept = work.call(TaskSubjects.GET, new TaskRef(taskId), admin);
     assertThat(kept.task().decommissioning()).isTrue();
     assertThat(kept.task().decommissionError()).contains("service_unavailable").contains("docker engine unreachable");
     assertThat(kept.latestRun().state()).isEqualTo(RunState.CANCELLED);
     assertThat(kept.messages().messages()).isNotEmpty();
-    assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(taskId, "more"), owner))
+    assertThat(work.failure(TaskSubjects.RUN_START, new StartRun(taskId, "more"), admin))
         .isEqualTo(ErrorCode.TASK_DECOMMISSIONING);
     assertThat(known(taskId)).containsExactly(taskId);
     assertThat(auditActions(taskId)).contains("task.delete.start", "task.delete.fail");
 
     // The operator repairs the runtime; the same delete now goes through.
     sandbox.succeedFor(taskId);
-    work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner);
-    assertThat(work.failure(TaskSubjects.GET, new TaskRef(taskId), owner)).isEqualTo(ErrorCode.NOT_FOUND);
+    work.call(TaskSubjects.DELETE, new TaskRef(taskId), admin);
+    assertThat(work.failure(TaskSubjects.GET, new TaskRef(taskId), admin)).isEqualTo(ErrorCode.NOT_FOUND);
   }
 
   @Test
   void successfulDeletionRemovesTheSandboxFirstAndCascadesTheRows() {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
     String runId = created.run().id();
     ToolCall call = new ToolCall("c1", "list_files", "{}");
     work.round(taskId, runId, "listing", List.of(call));
     work.tool(taskId, runId, call, "ok", "a");
 
-    TaskDeleted deleted = work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner);
+    TaskDeleted deleted = work.call(TaskSubjects.DELETE, new TaskRef(taskId), admin);
 
     assertThat(deleted.taskId()).isEqualTo(taskId);
     assertThat(sandbox.deleted(taskId)).isTrue();
-    assertThat(work.failure(TaskSubjects.GET, new TaskRef(taskId), owner)).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(work.failure(TaskSubjects.GET, new TaskRef(taskId), admin)).isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(known(taskId)).isEmpty();
     UUID id = UUID.fromString(taskId);
     for (String table : List.of("runs", "messages", "tool_activity")) {
@@ -102,10 +88,10 @@ class TaskDeletionTest {
 
   @Test
   void deletingATaskWithAnActiveRunTellsItsRunnerAtOnceAndEndsTheStream() throws Exception {
-    TaskCreated created = work.createTask(owner);
+    TaskCreated created = work.createTask(admin);
     String taskId = created.task().id();
     runEnd.endsAtOnce(work, taskId, created.run().id(), "the task is being deleted",
-        () -> work.call(TaskSubjects.DELETE, new TaskRef(taskId), owner));
+        () -> work.call(TaskSubjects.DELETE, new TaskRef(taskId), admin));
   }
 
   @Test
@@ -115,7 +101,7 @@ class TaskDeletionTest {
     WorkcellException refused = null;
     while (refused == null && created <= 100) {
       try {
-        String id = work.createTask(owner, "task " + created).task().id();
+        String id = work.createTask(admin, "task " + created).task().id();
         first = first == null ? id : first;
         created++;
       } catch (WorkcellException e) {
@@ -126,8 +112,8 @@ class TaskDeletionTest {
     assertThat(created).isEqualTo(100);
     assertThat(refused.code()).isEqualTo(ErrorCode.TOO_MANY_TASKS);
     assertThat(refused.code().httpStatus()).isEqualTo(429);
-    work.call(TaskSubjects.DELETE, new TaskRef(first), owner);
-    assertThat(work.createTask(owner).task().id()).isNotNull();
+    work.call(TaskSubjects.DELETE, new TaskRef(first), admin);
+    assertThat(work.createTask(admin).task().id()).isNotNull();
   }
 
   private List<String> known(String taskId) {
@@ -136,7 +122,7 @@ class TaskDeletionTest {
   }
 
   private List<String> auditActions(String taskId) {
-    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId, null, 0), owner).entries().stream()
+    return work.call(TaskSubjects.ADMIN_AUDIT, new ListAudit(taskId, null, 0), admin).entries().stream()
         .map(e -> e.action()).toList();
   }
 }

@@ -1,7 +1,6 @@
 package dev.workcell.agent.provider.client;
 
 import dev.workcell.agent.provider.ChatMessage;
-import dev.workcell.agent.provider.ModelProvider;
 import dev.workcell.agent.provider.RoundListener;
 import dev.workcell.agent.provider.RoundRequest;
 import dev.workcell.agent.provider.RoundResult;
@@ -15,12 +14,12 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Anthropic messages ({@code POST {base}/v1/messages}, {@code stream: true}). Streams
@@ -28,43 +27,24 @@ import java.util.Optional;
  * {@code input_json_delta} fragments, and {@code thinking} blocks (shown as reasoning). Tool results
  * go back as {@code tool_result} blocks in one user turn, as the API requires.
  */
-public final class AnthropicMessagesProvider implements ModelProvider {
+public final class AnthropicMessagesProvider extends HttpModelProvider {
 
   static final String API_VERSION = "2023-06-01";
 
-  private final String id;
-  private final String baseUrl;
-  private final Optional<String> apiKey;
   private final int maxTokens;
-  private final ProviderHttp http;
 
   public AnthropicMessagesProvider(String id, String baseUrl, Optional<String> apiKey, int maxTokens, ProviderHttp http) {
-    this.id = id;
-    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
-    this.apiKey = apiKey;
+    super(id, Set.of(ProviderKind.ANTHROPIC), baseUrl, apiKey, http);
     this.maxTokens = maxTokens;
-    this.http = http;
-  }
-
-  @Override
-  public String id() {
-    return id;
-  }
-
-  @Override
-  public boolean serves(ProviderKind kind) {
-    return kind == ProviderKind.ANTHROPIC;
   }
 
   @Override
   public RoundResult stream(RoundRequest request, RoundListener listener) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("anthropic-version", API_VERSION);
-    apiKey.ifPresent(key -> headers.put("x-api-key", key));
+    headers.putAll(keyHeader("x-api-key", ""));
     Assembly assembly = new Assembly(listener);
-    SseDecoder sse = new SseDecoder((event, data) -> assembly.event(data));
-    http.streamLines(baseUrl + "/v1/messages", headers, body(request), sse);
-    sse.finish();
+    streamEvents(baseUrl + "/v1/messages", headers, body(request), assembly::event);
     return assembly.result();
   }
 
@@ -74,16 +54,9 @@ public final class AnthropicMessagesProvider implements ModelProvider {
     body.put("max_tokens", maxTokens);
     body.put("stream", true);
     body.put("system", request.system());
-    ArrayNode messages = body.putArray("messages");
-    ObjectNode turn = null;
+    AlternatingTurns turns = new AlternatingTurns(body.putArray("messages"), "content");
     for (ChatMessage message : request.messages()) {
-      String role = message.role() == MessageRole.ASSISTANT ? "assistant" : "user";
-      // Consecutive same-role turns (tool results after tool results, a steer after a result) merge.
-      if (turn == null || !turn.path("role").asText().equals(role)) {
-        turn = messages.addObject().put("role", role);
-        turn.putArray("content");
-      }
-      ArrayNode content = (ArrayNode) turn.get("content");
+      ArrayNode content = turns.parts(message.role() == MessageRole.ASSISTANT ? "assistant" : "user");
       switch (message.role()) {
         case TOOL -> content.addObject().put("type", "tool_result").put("tool_use_id", message.toolCallId())
             .put("content", message.content());
@@ -102,8 +75,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
     if (!request.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec tool : request.tools()) {
-        ObjectNode node = tools.addObject().put("name", tool.name()).put("description", tool.description());
-        node.set("input_schema", http.mapper().valueToTree(tool.parameters()));
+        declare(tools.addObject(), tool, "input_schema");
       }
     }
     return body;
@@ -111,24 +83,15 @@ public final class AnthropicMessagesProvider implements ModelProvider {
 
 
   /** Folds the events of one streamed message. */
-  private final class Assembly {
-    private final StreamedText streamed;
+  private final class Assembly extends RoundAssembly {
     private final Map<Integer, Block> blocks = new LinkedHashMap<>();
-    private long input;
-    private long output;
-    private String stop;
 
     Assembly(RoundListener listener) {
-      this.streamed = new StreamedText(listener);
+      super(listener);
     }
 
     void event(String data) {
-      JsonNode event;
-      try {
-        event = http.mapper().readTree(data);
-      } catch (IOException e) {
-        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider streamed an event that is not JSON");
-      }
+      JsonNode event = json(data, "an event");
       switch (event.path("type").asText()) {
         case "message_start" -> {
           JsonNode usage = event.path("message").path("usage");
@@ -176,7 +139,8 @@ public final class AnthropicMessagesProvider implements ModelProvider {
       }
     }
 
-    RoundResult result() {
+    @Override
+    protected List<ToolCall> calls() {
       List<ToolCall> calls = new ArrayList<>();
       for (Block block : blocks.values()) {
         if (block.type.equals("tool_use")) {
@@ -184,7 +148,7 @@ public final class AnthropicMessagesProvider implements ModelProvider {
               block.json.isEmpty() ? "{}" : block.json.toString()));
         }
       }
-      return new RoundResult(streamed.text(), streamed.reasoning(), calls, input, output, stop);
+      return calls;
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.workcell.agent.provider.client;
 
 import dev.workcell.agent.provider.ChatMessage;
-import dev.workcell.agent.provider.ModelProvider;
 import dev.workcell.agent.provider.RoundListener;
 import dev.workcell.agent.provider.RoundRequest;
 import dev.workcell.agent.provider.RoundResult;
@@ -15,7 +14,6 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
-import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Gemini {@code models/{model}:streamGenerateContent?alt=sse}. The system prompt goes in
@@ -33,12 +32,8 @@ import java.util.Optional;
  * A {@code thoughtSignature} on a function call is kept here by call id and sent back with that
  * call, as thinking models require within the turn.
  */
-public final class GeminiProvider implements ModelProvider {
+public final class GeminiProvider extends HttpModelProvider {
 
-  private final String id;
-  private final String baseUrl;
-  private final Optional<String> apiKey;
-  private final ProviderHttp http;
   private final Map<String, String> signatures = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, false) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
@@ -49,31 +44,15 @@ public final class GeminiProvider implements ModelProvider {
   private static final int MAX_SIGNATURES = 10_000;
 
   public GeminiProvider(String id, String baseUrl, Optional<String> apiKey, ProviderHttp http) {
-    this.id = id;
-    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
-    this.apiKey = apiKey;
-    this.http = http;
-  }
-
-  @Override
-  public String id() {
-    return id;
-  }
-
-  @Override
-  public boolean serves(ProviderKind kind) {
-    return kind == ProviderKind.GEMINI;
+    super(id, Set.of(ProviderKind.GEMINI), baseUrl, apiKey, http);
   }
 
   @Override
   public RoundResult stream(RoundRequest request, RoundListener listener) {
-    Map<String, String> headers = apiKey.map(key -> Map.of("x-goog-api-key", key)).orElse(Map.of());
     String url = baseUrl + "/v1beta/models/" + URLEncoder.encode(request.model(), StandardCharsets.UTF_8)
         + ":streamGenerateContent?alt=sse";
     Assembly assembly = new Assembly(listener);
-    SseDecoder sse = new SseDecoder((event, data) -> assembly.chunk(data));
-    http.streamLines(url, headers, body(request), sse);
-    sse.finish();
+    streamEvents(url, keyHeader("x-goog-api-key", ""), body(request), assembly::chunk);
     return assembly.result();
   }
 
@@ -81,15 +60,9 @@ public final class GeminiProvider implements ModelProvider {
     ObjectNode body = http.mapper().createObjectNode();
     body.putObject("systemInstruction").putArray("parts").addObject().put("text", request.system());
     Map<String, String> names = ToolCallIds.namesById(request.messages());
-    ArrayNode contents = body.putArray("contents");
-    ObjectNode turn = null;
+    AlternatingTurns turns = new AlternatingTurns(body.putArray("contents"), "parts");
     for (ChatMessage message : request.messages()) {
-      String role = message.role() == MessageRole.ASSISTANT ? "model" : "user";
-      if (turn == null || !turn.path("role").asText().equals(role)) {
-        turn = contents.addObject().put("role", role);
-        turn.putArray("parts");
-      }
-      ArrayNode parts = (ArrayNode) turn.get("parts");
+      ArrayNode parts = turns.parts(message.role() == MessageRole.ASSISTANT ? "model" : "user");
       switch (message.role()) {
         case TOOL -> {
           ObjectNode response = parts.addObject().putObject("functionResponse");
@@ -118,8 +91,7 @@ public final class GeminiProvider implements ModelProvider {
     if (!request.tools().isEmpty()) {
       ArrayNode declarations = body.putArray("tools").addObject().putArray("functionDeclarations");
       for (ToolSpec tool : request.tools()) {
-        ObjectNode node = declarations.addObject().put("name", tool.name()).put("description", tool.description());
-        node.set("parameters", http.mapper().valueToTree(tool.parameters()));
+        declare(declarations.addObject(), tool, "parameters");
       }
     }
     return body;
@@ -127,24 +99,15 @@ public final class GeminiProvider implements ModelProvider {
 
 
   /** Folds the chunks of one streamed generation. */
-  private final class Assembly {
-    private final StreamedText streamed;
+  private final class Assembly extends RoundAssembly {
     private final List<ToolCall> calls = new ArrayList<>();
-    private long input;
-    private long output;
-    private String stop;
 
     Assembly(RoundListener listener) {
-      this.streamed = new StreamedText(listener);
+      super(listener);
     }
 
     void chunk(String data) {
-      JsonNode chunk;
-      try {
-        chunk = http.mapper().readTree(data);
-      } catch (IOException e) {
-        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider streamed a chunk that is not JSON");
-      }
+      JsonNode chunk = json(data, "a chunk");
       if (chunk.has("error")) {
         throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "provider error: " + chunk.path("error").path("message").asText("unknown"));
       }
@@ -178,8 +141,9 @@ public final class GeminiProvider implements ModelProvider {
       }
     }
 
-    RoundResult result() {
-      return new RoundResult(streamed.text(), streamed.reasoning(), List.copyOf(calls), input, output, stop);
+    @Override
+    protected List<ToolCall> calls() {
+      return List.copyOf(calls);
     }
   }
 }

@@ -1,12 +1,10 @@
 package dev.workcell.agent.provider.client;
 
 import dev.workcell.agent.provider.ChatMessage;
-import dev.workcell.agent.provider.ModelProvider;
 import dev.workcell.agent.provider.RoundListener;
 import dev.workcell.agent.provider.RoundRequest;
 import dev.workcell.agent.provider.RoundResult;
 import dev.workcell.agent.provider.ToolCallIds;
-import dev.workcell.agent.provider.ToolSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,11 +13,11 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.MessageRole;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Ollama {@code /api/chat} with NDJSON streaming. Before the first round {@code /api/show} must list
@@ -27,28 +25,10 @@ import java.util.Optional;
  * Tool-call arguments arrive as JSON objects and usually whole, without ids; ids are made here.
  * Cloud models ({@code :cloud}/{@code -cloud}) go through the same Ollama, explicitly routed.
  */
-public final class OllamaChatProvider implements ModelProvider {
-
-  private final String id;
-  private final String baseUrl;
-  private final Optional<String> apiKey;
-  private final ProviderHttp http;
+public final class OllamaChatProvider extends HttpModelProvider {
 
   public OllamaChatProvider(String id, String baseUrl, Optional<String> apiKey, ProviderHttp http) {
-    this.id = id;
-    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
-    this.apiKey = apiKey;
-    this.http = http;
-  }
-
-  @Override
-  public String id() {
-    return id;
-  }
-
-  @Override
-  public boolean serves(ProviderKind kind) {
-    return kind == ProviderKind.OLLAMA || kind == ProviderKind.OLLAMA_CLOUD;
+    super(id, Set.of(ProviderKind.OLLAMA, ProviderKind.OLLAMA_CLOUD), baseUrl, apiKey, http);
   }
 
   @Override
@@ -70,7 +50,7 @@ public final class OllamaChatProvider implements ModelProvider {
   }
 
   private Map<String, String> headers() {
-    return apiKey.map(key -> Map.of("Authorization", "Bearer " + key)).orElse(Map.of());
+    return keyHeader("Authorization", "Bearer ");
   }
 
   private ObjectNode body(RoundRequest request) {
@@ -94,39 +74,25 @@ public final class OllamaChatProvider implements ModelProvider {
       }
     }
     if (!request.tools().isEmpty()) {
-      ArrayNode tools = body.putArray("tools");
-      for (ToolSpec tool : request.tools()) {
-        ObjectNode function = tools.addObject().put("type", "function").putObject("function");
-        function.put("name", tool.name()).put("description", tool.description());
-        function.set("parameters", http.mapper().valueToTree(tool.parameters()));
-      }
+      putFunctionTools(body, request.tools());
     }
     return body;
   }
 
 
   /** Folds the NDJSON lines of one streamed chat answer. */
-  private final class Assembly {
-    private final StreamedText streamed;
+  private final class Assembly extends RoundAssembly {
     private final List<ToolCall> calls = new ArrayList<>();
-    private long input;
-    private long output;
-    private String stop;
 
     Assembly(RoundListener listener) {
-      this.streamed = new StreamedText(listener);
+      super(listener);
     }
 
     void line(String line) {
       if (line.isBlank()) {
         return;
       }
-      JsonNode chunk;
-      try {
-        chunk = http.mapper().readTree(line);
-      } catch (IOException e) {
-        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider streamed a line that is not JSON");
-      }
+      JsonNode chunk = json(line, "a line");
       if (chunk.hasNonNull("error")) {
         throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "provider error: " + chunk.get("error").asText());
       }
@@ -154,8 +120,9 @@ public final class OllamaChatProvider implements ModelProvider {
       }
     }
 
-    RoundResult result() {
-      return new RoundResult(streamed.text(), streamed.reasoning(), List.copyOf(calls), input, output, stop);
+    @Override
+    protected List<ToolCall> calls() {
+      return List.copyOf(calls);
     }
   }
 }

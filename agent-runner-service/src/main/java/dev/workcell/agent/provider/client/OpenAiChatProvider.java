@@ -1,12 +1,10 @@
 package dev.workcell.agent.provider.client;
 
 import dev.workcell.agent.provider.ChatMessage;
-import dev.workcell.agent.provider.ModelProvider;
 import dev.workcell.agent.provider.RoundListener;
 import dev.workcell.agent.provider.RoundRequest;
 import dev.workcell.agent.provider.RoundResult;
 import dev.workcell.agent.provider.ToolCallIds;
-import dev.workcell.agent.provider.ToolSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,11 +12,10 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.ProviderKind;
 import dev.workcell.contracts.task.ToolCall;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -26,37 +23,16 @@ import java.util.TreeMap;
  * Streamed {@code tool_calls} deltas are assembled by their {@code index}; {@code reasoning_content}
  * (DeepSeek, vLLM) and {@code reasoning} (OpenRouter, Ollama's compatibility layer) become reasoning.
  */
-public final class OpenAiChatProvider implements ModelProvider {
-
-  private final String id;
-  private final String baseUrl;
-  private final Optional<String> apiKey;
-  private final ProviderHttp http;
+public final class OpenAiChatProvider extends HttpModelProvider {
 
   public OpenAiChatProvider(String id, String baseUrl, Optional<String> apiKey, ProviderHttp http) {
-    this.id = id;
-    this.baseUrl = ProviderHttp.withoutTrailingSlash(baseUrl);
-    this.apiKey = apiKey;
-    this.http = http;
-  }
-
-  @Override
-  public String id() {
-    return id;
-  }
-
-  @Override
-  public boolean serves(ProviderKind kind) {
-    return kind == ProviderKind.OPENAI;
+    super(id, Set.of(ProviderKind.OPENAI), baseUrl, apiKey, http);
   }
 
   @Override
   public RoundResult stream(RoundRequest request, RoundListener listener) {
-    Map<String, String> headers = apiKey.map(key -> Map.of("Authorization", "Bearer " + key)).orElse(Map.of());
     Assembly assembly = new Assembly(listener);
-    SseDecoder sse = new SseDecoder((event, data) -> assembly.chunk(data));
-    http.streamLines(baseUrl + "/chat/completions", headers, body(request), sse);
-    sse.finish();
+    streamEvents(baseUrl + "/chat/completions", keyHeader("Authorization", "Bearer "), body(request), assembly::chunk);
     return assembly.result();
   }
 
@@ -85,39 +61,25 @@ public final class OpenAiChatProvider implements ModelProvider {
       }
     }
     if (!request.tools().isEmpty()) {
-      ArrayNode tools = body.putArray("tools");
-      for (ToolSpec tool : request.tools()) {
-        ObjectNode function = tools.addObject().put("type", "function").putObject("function");
-        function.put("name", tool.name()).put("description", tool.description());
-        function.set("parameters", http.mapper().valueToTree(tool.parameters()));
-      }
+      putFunctionTools(body, request.tools());
       body.put("tool_choice", "auto");
     }
     return body;
   }
 
   /** Folds the chunks of one streamed completion. */
-  private final class Assembly {
-    private final StreamedText streamed;
+  private final class Assembly extends RoundAssembly {
     private final TreeMap<Integer, PartialCall> calls = new TreeMap<>();
-    private long input;
-    private long output;
-    private String finish;
 
     Assembly(RoundListener listener) {
-      this.streamed = new StreamedText(listener);
+      super(listener);
     }
 
     void chunk(String data) {
       if (data.equals("[DONE]")) {
         return;
       }
-      JsonNode chunk;
-      try {
-        chunk = http.mapper().readTree(data);
-      } catch (IOException e) {
-        throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "the provider streamed a chunk that is not JSON");
-      }
+      JsonNode chunk = json(data, "a chunk");
       if (chunk.has("error")) {
         throw new WorkcellException(ErrorCode.PROVIDER_ERROR, "provider error: " + chunk.path("error").path("message").asText(chunk.path("error").toString()));
       }
@@ -151,18 +113,19 @@ public final class OpenAiChatProvider implements ModelProvider {
           }
         }
         if (choice.hasNonNull("finish_reason")) {
-          finish = choice.get("finish_reason").asText();
+          stop = choice.get("finish_reason").asText();
         }
       }
     }
 
-    RoundResult result() {
+    @Override
+    protected List<ToolCall> calls() {
       List<ToolCall> toolCalls = new ArrayList<>();
       for (PartialCall call : calls.values()) {
         String args = call.arguments.isEmpty() ? "{}" : call.arguments.toString();
         toolCalls.add(new ToolCall(call.id == null ? ToolCallIds.fresh() : call.id, call.name.toString(), args));
       }
-      return new RoundResult(streamed.text(), streamed.reasoning(), toolCalls, input, output, finish);
+      return toolCalls;
     }
   }
 

@@ -34,9 +34,7 @@ class ApprovalGateTest {
 
   @Test
   void approvedCommandRunsAfterTheWaitAndIsScopedToItsProgram() throws Exception {
-    FixtureRun run = harness.prepare("ollama", null, "scripted-" + UUID.randomUUID());
-    tasks.review(run, Review.ALLOW_AFTER_WAIT);
-    harness.runToEnd(run, RUN_DEADLINE);
+    FixtureRun run = runReviewed("ollama", "scripted-" + UUID.randomUUID(), Review.ALLOW_AFTER_WAIT);
 
     assertThat(run.state()).isEqualTo("completed");
     assertThat(run.approvalRequests).singleElement().satisfies(r -> {
@@ -50,9 +48,7 @@ class ApprovalGateTest {
   @Test
   void deniedCommandDoesNotRunAndTheModelIsTold() throws Exception {
     String model = "scripted-" + UUID.randomUUID();
-    FixtureRun run = harness.prepare("openai", null, model);
-    tasks.review(run, Review.DENY);
-    harness.runToEnd(run, RUN_DEADLINE);
+    FixtureRun run = runReviewed("openai", model, Review.DENY);
 
     assertThat(run.state()).isEqualTo("completed");
     assertThat(sandbox.received(run.task.id())).extracting(SandboxFixture.Received::operation).containsExactly("write");
@@ -63,14 +59,19 @@ class ApprovalGateTest {
   @Test
   void undecidedApprovalEndsTheRunNeedsInputAfterAHandoff() throws Exception {
     String model = "scripted-" + UUID.randomUUID();
-    FixtureRun run = harness.prepare("anthropic", null, model);
-    tasks.review(run, Review.EXPIRE);
-    harness.runToEnd(run, RUN_DEADLINE);
+    FixtureRun run = runReviewed("anthropic", model, Review.EXPIRE);
 
     assertThat(run.state()).isEqualTo("needs_input");
     assertThat(sandbox.received(run.task.id())).extracting(SandboxFixture.Received::operation).containsExactly("write");
     assertThat(ScriptedModels.received(model)).hasSize(3);
     assertThat(ScriptedModels.received(model).getLast().toolsOffered()).isFalse();
     assertThat(run.appended.getLast().content()).isEqualTo(ScriptedModels.HANDOFF_TEXT);
+  }
+
+  /** A run of {@code model} whose approval requests the task-service fixture answers with {@code review}, run to its end. */
+  private FixtureRun runReviewed(String kind, String model, Review review) throws InterruptedException {
+    FixtureRun run = harness.prepare(kind, null, model);
+    tasks.review(run, review);
+    return harness.runToEnd(run, RUN_DEADLINE);
   }
 }

@@ -14,7 +14,6 @@ import dev.workcell.contracts.sandbox.FileEntry;
 import dev.workcell.contracts.sandbox.FileList;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.ReadFile;
-import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.WriteFile;
@@ -86,7 +85,7 @@ class StockImageSandboxTest {
       FileList list = sandboxes.call(SandboxSubjects.FILES_LIST, new ListFiles(ref, "notes"));
       assertThat(list.entries()).extracting(FileEntry::name).containsExactly("hello.txt");
 
-      CommandResult result = run(ref, "test -e /usr/local/bin/celld || echo no-celld-in-image; id -u; pwd; stat -c %u .;"
+      CommandResult result = sandboxes.run(ref, "test -e /usr/local/bin/celld || echo no-celld-in-image; id -u; pwd; stat -c %u .;"
           + " cat notes/hello.txt; for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep '^/opt/workcell/celld serve'");
       assertThat(result.exitCode()).as(result.stderr()).isZero();
       assertThat(result.stdout()).startsWith("no-celld-in-image\n1000\n/workspace\n1000\nfrom a stock image\n/opt/workcell/celld serve --root /workspace");
@@ -101,7 +100,7 @@ class StockImageSandboxTest {
     try {
       taskService.policyImage(ref.taskId(), stockImage());
       sandboxes.ensure(ref);
-      CommandResult result = run(ref, "cp /bin/true /opt/workcell/celld 2>/dev/null || echo cannot-replace;"
+      CommandResult result = sandboxes.run(ref, "cp /bin/true /opt/workcell/celld 2>/dev/null || echo cannot-replace;"
           + " rm -f /opt/workcell/celld 2>/dev/null || echo cannot-remove; touch /opt/workcell/planted 2>/dev/null || echo cannot-plant;"
           + " mv /opt/workcell /tmp/moved 2>/dev/null || echo cannot-move; stat -c '%u %a' /opt/workcell/celld; grep ' /opt/workcell ' /proc/mounts");
       assertThat(result.stdout()).contains("cannot-replace\ncannot-remove\ncannot-plant\ncannot-move\n0 555\n");
@@ -187,51 +186,36 @@ class StockImageSandboxTest {
 
   @Test
   void anImageWithoutAShellIsRefusedWithAClearError() {
-    String shellless = "workcell/sandbox-test:no-shell";
-    String container = dockerCli(false, "create", "--entrypoint", "rm", stockImage(), "-f", "/usr/bin/bash", "/usr/bin/dash", "/usr/bin/sh",
-        "/bin/sh", "/bin/bash").strip();
-    try {
-      dockerCli(false, "start", "-a", container);
-      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, shellless);
-      MADE_IMAGES.add(shellless);
-    } finally {
-      dockerCli(true, "rm", "-f", container);
-    }
-    SandboxRef ref = sandboxes.newTask("no-shell-owner");
-    try {
-      taskService.policyImage(ref.taskId(), shellless);
-      WorkcellException failure = sandboxes.failure(SandboxSubjects.ENSURE, ref);
-      assertThat(failure.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-      assertThat(failure.getMessage()).contains("has no usable /bin/sh");
-    } finally {
-      sandboxes.deleteQuietly(ref);
-    }
+    assertRefusedWithout("workcell/sandbox-test:no-shell", "has no usable /bin/sh",
+        "/usr/bin/bash", "/usr/bin/dash", "/usr/bin/sh", "/bin/sh", "/bin/bash");
   }
 
   @Test
   void anImageWithoutSleepIsRefusedWithAClearError() {
-    String sleepless = "workcell/sandbox-test:no-sleep";
-    String container = dockerCli(false, "create", "--entrypoint", "rm", stockImage(), "-f", "/usr/bin/sleep", "/bin/sleep").strip();
+    assertRefusedWithout("workcell/sandbox-test:no-sleep", "must provide sleep", "/usr/bin/sleep", "/bin/sleep");
+  }
+
+  /** The stock image less {@code removed}, committed as {@code image}: ensuring a sandbox of it fails with {@code message}. */
+  private void assertRefusedWithout(String image, String message, String... removed) {
+    List<String> create = new ArrayList<>(List.of("create", "--entrypoint", "rm", stockImage(), "-f"));
+    create.addAll(List.of(removed));
+    String container = dockerCli(false, create.toArray(String[]::new)).strip();
     try {
       dockerCli(false, "start", "-a", container);
-      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, sleepless);
-      MADE_IMAGES.add(sleepless);
+      dockerCli(false, "commit", "--change", "LABEL " + TestDocker.TEST_LABEL + "=true", container, image);
+      MADE_IMAGES.add(image);
     } finally {
       dockerCli(true, "rm", "-f", container);
     }
-    SandboxRef ref = sandboxes.newTask("no-sleep-owner");
+    SandboxRef ref = sandboxes.newTask("refused-image-owner");
     try {
-      taskService.policyImage(ref.taskId(), sleepless);
+      taskService.policyImage(ref.taskId(), image);
       WorkcellException failure = sandboxes.failure(SandboxSubjects.ENSURE, ref);
       assertThat(failure.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
-      assertThat(failure.getMessage()).contains("must provide sleep");
+      assertThat(failure.getMessage()).contains(message);
     } finally {
       sandboxes.deleteQuietly(ref);
     }
-  }
-
-  private CommandResult run(SandboxRef ref, String command) {
-    return sandboxes.call(SandboxSubjects.EXEC, new RunCommand(ref, command, 30));
   }
 
   /**

@@ -120,6 +120,50 @@ wa_delete_task() {
   wa_call GET "/api/work/tasks/$WA_TASK/files?path=" "$WA_ADMIN" && wa_expect 404 not_found
 }
 
+# wa_account_id USERNAME — the id of an account, from the admin's account list.
+wa_account_id() {
+  wa_call GET /api/work/admin/accounts "$WA_ADMIN" >/dev/null && [[ $WA_STATUS == 200 ]] || return 1
+  python3 -c 'import json,sys; print(next(a["id"] for a in json.loads(sys.argv[1])["accounts"] if a["username"] == sys.argv[2]))' \
+    "$WA_BODY" "$1"
+}
+
+wa_admin_lists_accounts_users_cannot() {
+  wa_call GET /api/work/admin/accounts "$WA_ADMIN" && wa_expect 200 || return 1
+  grep -q '"username":"work-api-user"' <<<"$WA_BODY" || return 1
+  wa_call GET /api/work/admin/accounts "$WA_USER" && wa_expect 403 forbidden || return 1
+  wa_call PUT /api/work/admin/access "$WA_USER" '{"mode":"users"}' && wa_expect 403 forbidden
+}
+
+# Seed 004's order: open Work to users, demote an admin (their admin calls are refused at once),
+# disable a user (their next request is refused), delete them with their tasks; each change audited.
+wa_accounts_managed_in_order() {
+  local user other
+  user=$(wa_account_id work-api-user) && other=$(wa_account_id work-api-other-admin) || return 1
+  wa_call PUT /api/work/admin/access "$WA_ADMIN" '{"mode":"users"}' && wa_expect 200 || return 1
+  wa_call POST /api/work/tasks "$WA_USER" '{"message":"mine","provider":"ollama","model":"qwen3:8b"}' && wa_expect 201 || return 1
+  wa_call PUT "/api/work/admin/accounts/$other/role" "$WA_ADMIN" '{"role":"user"}' && wa_expect 200 || return 1
+  grep -q '"role":"USER"' <<<"$WA_BODY" || return 1
+  wa_call GET /api/work/admin/accounts "$WA_OTHER" && wa_expect 403 forbidden || return 1
+  wa_call PUT "/api/work/admin/accounts/$user/status" "$WA_ADMIN" '{"status":"disabled"}' && wa_expect 200 || return 1
+  wa_call GET /api/work/tasks "$WA_USER" && wa_expect 403 account_disabled || return 1
+  wa_call DELETE "/api/work/admin/accounts/$user" "$WA_ADMIN" && wa_expect 200 || return 1
+  grep -q '"deletedTasks":1' <<<"$WA_BODY" || return 1
+  wa_call GET /api/work/admin/accounts "$WA_ADMIN" && ! grep -q '"username":"work-api-user"' <<<"$WA_BODY" || return 1
+  wa_call GET "/api/work/admin/audit?limit=20" "$WA_ADMIN" && wa_expect 200 || return 1
+  local action
+  for action in access.mode account.role account.status account.delete; do
+    grep -q "\"action\":\"$action\"" <<<"$WA_BODY" || { echo "no $action in the audit log"; return 1; }
+  done
+}
+
+# Puts back what the admin checks changed: Work for admins only, the demoted admin promoted again.
+wa_admin_restore() {
+  local other
+  other=$(wa_account_id work-api-other-admin) || return 1
+  wa_call PUT "/api/work/admin/accounts/$other/role" "$WA_ADMIN" '{"role":"admin"}' && wa_expect 200 || return 1
+  wa_call PUT /api/work/admin/access "$WA_ADMIN" '{"mode":"admins"}' && wa_expect 200
+}
+
 wt_work_api_checks() {
   WA_URL=$1 WA_ADMIN=$2
   shift 2
@@ -140,4 +184,8 @@ wt_work_api_checks() {
   wt_check "work api: a 65,537-character message is 413 message_too_long (problem+json)" wa_message_too_long
   wt_check "work api: malformed JSON is a 400 malformed_json problem" wa_malformed_json
   wt_check "work api: the task is deleted with its workspace" wa_delete_task
+  wt_check "admin api: an admin lists accounts; a user is 403 forbidden" wa_admin_lists_accounts_users_cannot
+  wt_check "admin api: open Work to users, demote an admin, disable then delete a user with their task; all audited" \
+    wa_accounts_managed_in_order
+  wt_check "admin api: access and the admin's role put back" wa_admin_restore
 }

@@ -48,9 +48,11 @@ import dev.workcell.contracts.task.TicketApi.TicketIssued;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
 import dev.workcell.contracts.task.WorkAdminApi.AccessMode;
 import dev.workcell.contracts.task.WorkAdminApi.AccountDeleted;
+import dev.workcell.contracts.task.WorkAdminApi.AccountList;
 import dev.workcell.contracts.task.WorkAdminApi.AuditPage;
 import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
 import dev.workcell.contracts.task.WorkAdminApi.GetAccess;
+import dev.workcell.contracts.task.WorkAdminApi.ListAccounts;
 import dev.workcell.contracts.task.WorkAdminApi.ListAudit;
 import dev.workcell.contracts.task.WorkAdminApi.ListPolicies;
 import dev.workcell.contracts.task.WorkAdminApi.PolicyDeleted;
@@ -177,6 +179,9 @@ public final class TaskSubjects {
   /** {@link SetAccess} → {@link AccessChanged}; admin. Stored first, then users' tasks are paused. */
   public static final Subject<SetAccess, AccessChanged> ADMIN_ACCESS_SET =
       Subject.of(P + "admin.access.set", SetAccess.class, AccessChanged.class, ServiceName.TASK, NatsUser.GATEWAY);
+  /** {@link ListAccounts} → {@link AccountList}; admin. */
+  public static final Subject<ListAccounts, AccountList> ADMIN_ACCOUNTS =
+      Subject.of(P + "admin.accounts.list", ListAccounts.class, AccountList.class, ServiceName.TASK, NatsUser.GATEWAY);
   /** {@link SetRole} → {@link RoleChanged}; admin. Stored first, then a demoted user's tasks are paused. */
   public static final Subject<SetRole, RoleChanged> ADMIN_ROLE_SET =
       Subject.of(P + "admin.accounts.role", SetRole.class, RoleChanged.class, ServiceName.TASK, NatsUser.GATEWAY);

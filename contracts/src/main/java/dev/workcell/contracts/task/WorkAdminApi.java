@@ -32,6 +32,11 @@ public final class WorkAdminApi {
 
   public record StatusChanged(Account account, int pausedTasks, int cancelledRuns) {}
 
+  /** Every account, by username (the admin's view to manage them). */
+  public record ListAccounts() {}
+
+  public record AccountList(List<Account> accounts) {}
+
   /** Deletes an account after deleting every task of it (sandbox first); the account stays if that fails. */
   public record DeleteAccount(String accountId) {}
 

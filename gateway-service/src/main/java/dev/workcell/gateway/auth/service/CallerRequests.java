@@ -40,6 +40,20 @@ public class CallerRequests {
     return accounts.actor(token);
   }
 
+  /**
+   * The checked actor, refused with 403 {@code forbidden} unless an admin: before any input is read,
+   * so a user learns nothing about what admins manage (the answering service checks again).
+   *
+   * @param what what only admins may do, for the message ("manage runtime policies")
+   */
+  public Uni<Actor> admin(String what) {
+    return actor().invoke(actor -> {
+      if (!actor.isAdmin()) {
+        throw new WorkcellException(ErrorCode.FORBIDDEN, "only admins may " + what);
+      }
+    });
+  }
+
   public <Q, R> Uni<R> ask(Subject<Q, R> subject, Q body) {
     return checkedIfNeeded(subject, actor -> nats.request(subject, body, actor));
   }

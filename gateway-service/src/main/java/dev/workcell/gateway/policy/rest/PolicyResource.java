@@ -1,6 +1,5 @@
 package dev.workcell.gateway.policy.rest;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.EgressAllowlist;
@@ -41,6 +40,9 @@ public class PolicyResource {
 
   private static final Pattern ID = Pattern.compile("[0-9a-fA-F-]{36}");
 
+  /** What only admins may do here (403 forbidden for users, before any input is read). */
+  private static final String MANAGE = "manage runtime policies";
+
   private final CallerRequests caller;
 
   public PolicyResource(CallerRequests caller) {
@@ -50,14 +52,14 @@ public class PolicyResource {
   @GET
   @Operation(operationId = "listPolicies", summary = "Every runtime policy")
   public Uni<PolicyList> list() {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies()));
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.POLICIES, new ListPolicies()));
   }
 
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "createPolicy", summary = "Create a runtime policy (egressAllowlist: null = open internet)")
   public Uni<PolicyView> create(SavePolicyRequest body) {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(null, body)));
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(null, body)));
   }
 
   @PUT
@@ -65,14 +67,14 @@ public class PolicyResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "putPolicy", summary = "Replace a runtime policy; a new egressAllowlist applies to running sandboxes at once")
   public Uni<PolicyView> put(@PathParam("id") String id, SavePolicyRequest body) {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(id(id), body)));
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(id(id), body)));
   }
 
   @DELETE
   @Path("/{id}")
   @Operation(operationId = "deletePolicy", summary = "Delete a runtime policy; its tasks fall back to the defaults")
   public Uni<PolicyDeleted> delete(@PathParam("id") String id) {
-    return admin().chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_DELETE, new PolicyRef(id(id))));
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_DELETE, new PolicyRef(id(id))));
   }
 
   private static SavePolicy save(String id, SavePolicyRequest body) {
@@ -91,14 +93,5 @@ public class PolicyResource {
       throw new WorkcellException(ErrorCode.NOT_FOUND, "no such policy");
     }
     return id;
-  }
-
-  /** Refused before any input is read, so a user learns nothing about policies or their rules. */
-  private Uni<Actor> admin() {
-    return caller.actor().invoke(actor -> {
-      if (!actor.isAdmin()) {
-        throw new WorkcellException(ErrorCode.FORBIDDEN, "only admins may manage runtime policies");
-      }
-    });
   }
 }

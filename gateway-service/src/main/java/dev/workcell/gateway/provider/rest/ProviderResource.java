@@ -1,6 +1,5 @@
 package dev.workcell.gateway.provider.rest;
 
-import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.provider.ProviderApi.ListProviders;
@@ -37,6 +36,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "admin")
 public class ProviderResource {
 
+  /** What only admins may do here (403 forbidden for users, before any input is read). */
+  private static final String MANAGE = "manage providers";
+
   private final CallerRequests caller;
   private final EnvironmentProviders environment;
 
@@ -48,14 +50,14 @@ public class ProviderResource {
   @GET
   @Operation(operationId = "listProviders", summary = "Admin-configured model providers (never their keys)")
   public Uni<ProviderList> list() {
-    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_LIST, new ListProviders()));
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_LIST, new ListProviders()));
   }
 
   @GET
   @Path("/{id}")
   @Operation(operationId = "getProvider", summary = "One admin-configured provider (never its key)")
   public Uni<ProviderView> get(@PathParam("id") String id) {
-    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_GET, new ProviderRef(ProviderRules.id(id))));
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_GET, new ProviderRef(ProviderRules.id(id))));
   }
 
   @PUT
@@ -63,7 +65,7 @@ public class ProviderResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "putProvider", summary = "Create or replace a provider; the key is stored encrypted and never returned")
   public Uni<ProviderView> put(@PathParam("id") String id, PutProviderRequest body) {
-    return admin().chain(actor -> {
+    return caller.admin(MANAGE).chain(actor -> {
       PutProviderRequest request = Inputs.body(body);
       PutProvider put = new PutProvider(ProviderRules.id(id), ProviderRules.kind(request.kind()), ProviderRules.baseUrl(request.baseUrl()),
           ProviderRules.apiKey(request.apiKey()), ProviderRules.models(request.models()));
@@ -81,15 +83,6 @@ public class ProviderResource {
   @Path("/{id}")
   @Operation(operationId = "deleteProvider", summary = "Delete a provider; runs routed to it fail provider_not_found at their next round")
   public Uni<ProviderDeleted> delete(@PathParam("id") String id) {
-    return admin().chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_DELETE, new ProviderRef(ProviderRules.id(id))));
-  }
-
-  /** Refused before any input is read, so a user learns nothing about providers or their rules. */
-  private Uni<Actor> admin() {
-    return caller.actor().invoke(actor -> {
-      if (!actor.isAdmin()) {
-        throw new WorkcellException(ErrorCode.FORBIDDEN, "only admins may manage providers");
-      }
-    });
+    return caller.admin(MANAGE).chain(actor -> caller.as(actor, ProviderSubjects.ADMIN_DELETE, new ProviderRef(ProviderRules.id(id))));
   }
 }

@@ -21,6 +21,7 @@ public class AdminHandlers {
   void register(@Observes StartupEvent event, NatsResponder responder, AccessAdministration admin, AuditQuery audit) {
     responder.serve(TaskSubjects.ACCESS_GET, r -> admin.mode());
     responder.serve(TaskSubjects.ADMIN_ACCESS_SET, r -> admin.setMode(r.actor(), r.body()));
+    responder.serve(TaskSubjects.ADMIN_ACCOUNTS, r -> admin.accounts(r.actor()));
     responder.serve(TaskSubjects.ADMIN_ROLE_SET, r -> admin.setRole(r.actor(), r.body()));
     responder.serve(TaskSubjects.ADMIN_STATUS_SET, r -> admin.setStatus(r.actor(), r.body()));
     responder.serve(TaskSubjects.ADMIN_ACCOUNT_DELETE,

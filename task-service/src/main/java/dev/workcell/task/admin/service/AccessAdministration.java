@@ -6,6 +6,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.task.WorkAdminApi.AccessChanged;
 import dev.workcell.contracts.task.WorkAdminApi.AccessMode;
 import dev.workcell.contracts.task.WorkAdminApi.AccountDeleted;
+import dev.workcell.contracts.task.WorkAdminApi.AccountList;
 import dev.workcell.contracts.task.WorkAdminApi.DeleteAccount;
 import dev.workcell.contracts.task.WorkAdminApi.RoleChanged;
 import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
@@ -25,6 +26,7 @@ import dev.workcell.task.conversation.repository.TaskRepository;
 import dev.workcell.task.task.service.TaskDeletion;
 import dev.workcell.task.task.service.TaskPausing;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,6 +42,8 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class AccessAdministration {
+
+  static final int ACCOUNTS_MAX = 1_000;
 
   private final WorkAccess access;
   private final WorkSettingsRepository settings;
@@ -62,6 +66,13 @@ public class AccessAdministration {
 
   public Uni<AccessMode> mode() {
     return Panache.withSession(() -> settings.settings().map(s -> new AccessMode(s.accessMode)));
+  }
+
+  /** Every account by username; at most {@link #ACCOUNTS_MAX} (an admin's page, not an export). */
+  public Uni<AccountList> accounts(Actor actor) {
+    return Panache.withSession(() -> access.requireAdmin(actor)
+        .chain(() -> accounts.findAll(Sort.by("username")).page(0, ACCOUNTS_MAX).list())
+        .map(all -> new AccountList(all.stream().map(AccountService::toContract).toList())));
   }
 
   /** Opens Work to all active users or closes it to admins only (then pauses users' tasks). */

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.RequestQueueBudget;
+import dev.workcell.sandbox.runtime.StdinPipe;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;

@@ -33,6 +33,11 @@ public class SandboxSettingsValidator {
     }
     List<String> problems = problems(settings);
     problems.addAll(celldProblems(settings, docker));
+    refuseStartOn(problems);
+  }
+
+  /** Stops the start when there are {@code problems}, logging every one of them. */
+  public static void refuseStartOn(List<String> problems) {
     if (!problems.isEmpty()) {
       String message = "sandbox-service refuses to start; fix these settings:\n  - " + String.join("\n  - ", problems);
       Log.error(message);

@@ -11,10 +11,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.util.HashMap;
@@ -28,24 +27,12 @@ import org.junit.jupiter.api.Test;
  * server, and the Docker engine's check says it is not used.
  */
 @QuarkusTest
-@TestProfile(KubernetesBackendStartTest.KubernetesBackend.class)
+@QuarkusTestResource(value = KubernetesBackendStartTest.MockApiServer.class, restrictToAnnotatedClass = true)
 class KubernetesBackendStartTest {
 
   static final String NAMESPACE = "workcell-sandboxes-test";
 
-  public static class KubernetesBackend implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of("workcell.sandbox.backend", "kubernetes", "workcell.kubernetes.namespace", NAMESPACE);
-    }
-
-    @Override
-    public List<TestResourceEntry> testResources() {
-      return List.of(new TestResourceEntry(MockApiServer.class));
-    }
-  }
-
-  /** The API server of this test; the Quarkus client is pointed at it. */
+  /** The API server of this test; the backend is kubernetes and the Quarkus client points at it. */
   public static class MockApiServer implements QuarkusTestResourceLifecycleManager {
     static KubernetesMockServer server;
 
@@ -53,7 +40,8 @@ class KubernetesBackendStartTest {
     public Map<String, String> start() {
       server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(List.of()), false);
       server.init();
-      return Map.of("quarkus.kubernetes-client.api-server-url", server.url("/"));
+      return Map.of("workcell.sandbox.backend", "kubernetes", "workcell.kubernetes.namespace", NAMESPACE,
+          "quarkus.kubernetes-client.api-server-url", server.url("/"));
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.egress.EgressNetwork;
 import dev.workcell.sandbox.kubernetes.config.KubernetesSettings;
+import dev.workcell.sandbox.runtime.DriverCalls;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.HostResources;
 import dev.workcell.sandbox.runtime.ManagedVolume;
@@ -67,10 +68,10 @@ public class KubernetesSandboxDriver implements SandboxDriver {
       RequestQueueBudget queues, WorkspaceSizes sizes) {
     this.client = client;
     this.settings = settings;
+    this.blueprint = new PodBlueprint(k8s, settings.celld().image().orElse(settings.runtimeImage()));
     this.k8s = k8s;
     this.queues = queues;
     this.sizes = sizes;
-    this.blueprint = new PodBlueprint(k8s, settings.instance(), settings.celld().image().orElse(settings.runtimeImage()));
   }
 
   @Override
@@ -85,17 +86,16 @@ public class KubernetesSandboxDriver implements SandboxDriver {
 
   @Override
   public List<String> drift(SandboxKey key, SandboxInstance instance, SandboxSpec spec) {
-    return call("verify sandbox " + instance.name(), () -> {
-      Optional<Pod> actual = pod(instance.name());
-      if (actual.isEmpty()) {
-        return List.of("pod is gone");
-      }
-      if (actual.get().getMetadata().getDeletionTimestamp() != null) {
-        return List.of("pod is being deleted");
-      }
-      String policy = workcellLabels(actual.get()).get(SandboxLabels.POLICY);
-      return PodCheck.drift(blueprint.pod(instance.name(), labels(key, spec, policy), spec, claimName(key)), actual.get());
-    });
+    return call("verify sandbox " + instance.name(),
+        () -> pod(instance.name()).map(actual -> drift(key, spec, actual)).orElse(List.of("pod is gone")));
+  }
+
+  private List<String> drift(SandboxKey key, SandboxSpec spec, Pod actual) {
+    if (actual.getMetadata().getDeletionTimestamp() != null) {
+      return List.of("pod is being deleted");
+    }
+    String policy = workcellLabels(actual).get(SandboxLabels.POLICY);
+    return PodCheck.drift(blueprint.pod(actual.getMetadata().getName(), labels(key, spec, policy), spec, claimName(key)), actual);
   }
 
   @Override
@@ -385,17 +385,10 @@ public class KubernetesSandboxDriver implements SandboxDriver {
   }
 
   private static <T> T call(String action, Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (RuntimeException e) {
-      throw KubernetesErrors.translate(action, e);
-    }
+    return DriverCalls.call(action, work, KubernetesErrors::translate);
   }
 
   private static void run(String action, Runnable work) {
-    call(action, () -> {
-      work.run();
-      return null;
-    });
+    DriverCalls.run(action, work, KubernetesErrors::translate);
   }
 }

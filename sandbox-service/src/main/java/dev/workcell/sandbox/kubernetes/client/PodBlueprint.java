@@ -60,12 +60,11 @@ final class PodBlueprint {
   static final String CELLD_IN_IMAGE = "/usr/local/bin/celld";
 
   private final KubernetesSettings k8s;
-  private final String instance;
+  /** The image celld is copied from: Workcell's own (it has celld at {@link #CELLD_IN_IMAGE}). */
   private final String celldImage;
 
-  PodBlueprint(KubernetesSettings k8s, String instance, String celldImage) {
+  PodBlueprint(KubernetesSettings k8s, String celldImage) {
     this.k8s = k8s;
-    this.instance = instance;
     this.celldImage = celldImage;
   }
 
@@ -128,10 +127,6 @@ final class PodBlueprint {
   /** {@code key=value} of the network-enabled label; validated at start. */
   String[] networkLabel() {
     return k8s.networkLabel().split("=", 2);
-  }
-
-  String instance() {
-    return instance;
   }
 
   private Container sandbox(SandboxSpec spec) {

@@ -1,40 +1,24 @@
 package dev.workcell.sandbox.kubernetes.client;
 
-import dev.workcell.sandbox.runtime.ExecStream;
+import dev.workcell.sandbox.runtime.PipedExecStream;
 import dev.workcell.sandbox.runtime.RequestQueueBudget;
-import dev.workcell.sandbox.runtime.StdinPipe;
 import io.fabric8.kubernetes.client.dsl.ExecListener;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * One exec through the pods/exec subresource: stdin from a {@link StdinPipe} (bounded like Docker's),
- * stdout and stderr to a listener. The API server relays the stream to the kubelet, which relays it
+ * One exec through the pods/exec subresource: stdin from the shared pipe (bounded like Docker's),
+ * stdout and stderr to the listener. The API server relays the stream to the kubelet, which relays it
  * to the container runtime (decision 0016).
  */
-final class PodExecStream implements ExecStream, ExecListener {
+final class PodExecStream extends PipedExecStream implements ExecListener {
 
-  private static final long HARD_CLOSE_GRACE_SECONDS = 5;
-
-  private final StdinPipe stdin;
-  private final Listener listener;
-  private final AtomicBoolean ended = new AtomicBoolean();
   private volatile ExecWatch watch;
-  private volatile boolean streamEnded;
 
   PodExecStream(Listener listener, RequestQueueBudget.Share queue) {
-    this.listener = listener;
-    this.stdin = new StdinPipe(queue);
-  }
-
-  StdinPipe stdin() {
-    return stdin;
+    super(listener, queue);
   }
 
   OutputStream stdout() {
@@ -47,54 +31,26 @@ final class PodExecStream implements ExecStream, ExecListener {
 
   void attached(ExecWatch execWatch) {
     watch = execWatch;
-    if (streamEnded) {
+    if (streamOver()) {
       execWatch.close();
     }
   }
 
   @Override
-  public void write(byte[] data) throws IOException {
-    if (ended.get()) {
-      throw new IOException("the exec has ended");
-    }
-    stdin.write(data);
-  }
-
-  @Override
-  public boolean open() {
-    return !ended.get();
-  }
-
-  /** EOF on celld's stdin makes it clean up and exit; the WebSocket is closed only if it outlives a grace. */
-  @Override
-  public void close() {
-    if (ended.compareAndSet(false, true)) {
-      stdin.close();
-      CompletableFuture.delayedExecutor(HARD_CLOSE_GRACE_SECONDS, TimeUnit.SECONDS).execute(() -> {
-        ExecWatch current = watch;
-        if (current != null && !streamEnded) {
-          current.close();
-        }
-      });
-      listener.closed(null);
-    }
-  }
-
-  @Override
   public void onFailure(Throwable cause, Response response) {
-    end(cause);
+    streamEnded(cause);
   }
 
   @Override
   public void onClose(int code, String reason) {
-    end(null);
+    streamEnded(null);
   }
 
-  private void end(Throwable cause) {
-    streamEnded = true;
-    if (ended.compareAndSet(false, true)) {
-      stdin.close();
-      listener.closed(cause);
+  @Override
+  protected void hardClose() {
+    ExecWatch current = watch;
+    if (current != null) {
+      current.close();
     }
   }
 

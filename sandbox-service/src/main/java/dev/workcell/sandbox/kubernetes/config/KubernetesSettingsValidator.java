@@ -1,8 +1,8 @@
 package dev.workcell.sandbox.kubernetes.config;
 
 import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.config.SandboxSettingsValidator;
 import dev.workcell.sandbox.config.WorkEnvAliases;
-import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,14 +20,8 @@ public class KubernetesSettingsValidator {
   private static final Pattern LABEL_VALUE = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
   void check(@Observes @Priority(2) StartupEvent event, SandboxSettings settings, KubernetesSettings k8s) {
-    if (!settings.kubernetes()) {
-      return;
-    }
-    List<String> problems = problems(k8s);
-    if (!problems.isEmpty()) {
-      String message = "sandbox-service refuses to start; fix these settings:\n  - " + String.join("\n  - ", problems);
-      Log.error(message);
-      throw new IllegalStateException(message);
+    if (settings.kubernetes()) {
+      SandboxSettingsValidator.refuseStartOn(problems(k8s));
     }
   }
 

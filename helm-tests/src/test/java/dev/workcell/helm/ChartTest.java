@@ -208,7 +208,13 @@ class ChartTest {
     Map<String, String> env = env(on, "sandbox-service");
     assertThat(env).containsEntry("WORK_RUNTIME_BACKEND", "kubernetes").containsEntry("WORK_K8S_NAMESPACE", SANDBOX_NS)
         .containsKeys("WORK_K8S_STORAGE_CLASS", "WORK_K8S_WORKSPACE_SIZE", "WORK_K8S_POD_READY_TIMEOUT_MS",
-            "WORK_K8S_POD_GONE_TIMEOUT_MS");
+            "WORK_K8S_POD_GONE_TIMEOUT_MS")
+        .containsEntry("WORKCELL_KUBERNETES_NETWORK_LABEL", "workcell.dev/network=enabled");
+    // The driver labels network-enabled Pods with the label the egress NetworkPolicy selects.
+    RenderedChart relabelled = RenderedChart.render(Map.of("work.networkPolicy.networkEnabledLabel.key", "example.com/net"));
+    assertThat(env(relabelled, "sandbox-service")).containsEntry("WORKCELL_KUBERNETES_NETWORK_LABEL", "example.com/net=enabled");
+    assertThat(relabelled.all(NetworkPolicy.class)).anySatisfy(policy ->
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("example.com/net", "enabled"));
   }
 
   private static final Pattern NATS_USER = Pattern.compile(

@@ -12,7 +12,11 @@ public final class CelldChannels {
     return dockerHost == null || dockerHost.isBlank() || dockerHost.startsWith("unix://");
   }
 
+  /** Never on Kubernetes: a Pod cannot mount a directory of sandbox-service's host (celld is reached over pods/exec). */
   public static boolean usesSocket(SandboxSettings settings, DockerSettings docker) {
+    if (settings.kubernetes()) {
+      return false;
+    }
     return switch (settings.celld().channel()) {
       case "socket" -> true;
       case "auto" -> localEngine(docker.host());

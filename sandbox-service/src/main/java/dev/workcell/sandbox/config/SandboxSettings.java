@@ -12,8 +12,25 @@ import java.util.Optional;
 @ConfigMapping(prefix = "workcell.sandbox")
 public interface SandboxSettings {
 
+  /** The default {@link #backend()}. */
+  String DOCKER = "docker";
+  /** Sandboxes as Pods and PVCs in a namespace ({@code dev.workcell.sandbox.kubernetes}). */
+  String KUBERNETES = "kubernetes";
+
   /** The instance of a single deployment (the dev stack's too): the one whose homes have plain names. */
   String DEFAULT_INSTANCE = "default";
+
+  /**
+   * Where sandboxes run (WORK_RUNTIME_BACKEND): {@code docker} (the engine at DOCKER_HOST) or
+   * {@code kubernetes} (Pods and PVCs in WORK_K8S_NAMESPACE, see KubernetesSettings).
+   */
+  @WithDefault(DOCKER)
+  String backend();
+
+  /** True when sandboxes are Pods. */
+  default boolean kubernetes() {
+    return KUBERNETES.equals(backend());
+  }
 
   /**
    * Image of task sandboxes (WORK_RUNTIME_IMAGE): any image with {@code sleep} and {@code /bin/sh}

@@ -33,6 +33,11 @@ public class SandboxSettingsValidator {
     }
     List<String> problems = problems(settings);
     problems.addAll(celldProblems(settings, docker));
+    refuseStartOn(problems);
+  }
+
+  /** Stops the start when there are {@code problems}, logging every one of them. */
+  public static void refuseStartOn(List<String> problems) {
     if (!problems.isEmpty()) {
       String message = "sandbox-service refuses to start; fix these settings:\n  - " + String.join("\n  - ", problems);
       Log.error(message);
@@ -43,6 +48,8 @@ public class SandboxSettingsValidator {
   /** Every problem of {@code settings}, each naming the property, its alias and the value. */
   public static List<String> problems(SandboxSettings s) {
     List<String> problems = new ArrayList<>();
+    require(problems, List.of(SandboxSettings.DOCKER, SandboxSettings.KUBERNETES).contains(s.backend()), "backend", s.backend(),
+        "must be docker or kubernetes");
     require(problems, IMAGE.matcher(s.runtimeImage()).matches(), "runtime-image", s.runtimeImage(), "not an image reference");
     require(problems, s.commandTimeoutMs() >= 1_000 && s.commandTimeoutMs() <= 600_000,
         "command-timeout-ms", s.commandTimeoutMs(), "must be 1000..600000");
@@ -92,7 +99,9 @@ public class SandboxSettingsValidator {
     List<String> problems = new ArrayList<>();
     String channel = s.celld().channel();
     require(problems, List.of("auto", "socket", "exec").contains(channel), "celld.channel", channel, "must be auto, socket or exec");
-    if ("socket".equals(channel)) {
+    if ("socket".equals(channel) && s.kubernetes()) {
+      problems.add(WorkEnvAliases.describe("workcell.sandbox.celld.channel") + " = 'socket': the kubernetes backend reaches celld over pods/exec; use auto or exec");
+    } else if ("socket".equals(channel)) {
       require(problems, CelldChannels.localEngine(docker.host()), "celld.channel", channel,
           "needs the Docker engine on this host (a unix DOCKER_HOST); use exec for " + docker.host());
     }

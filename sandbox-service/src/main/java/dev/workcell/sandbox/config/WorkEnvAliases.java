@@ -15,6 +15,7 @@ public class WorkEnvAliases implements ConfigSource {
 
   /** property → environment alias. */
   public static final Map<String, String> ALIASES = Map.ofEntries(
+      Map.entry("workcell.sandbox.backend", "WORK_RUNTIME_BACKEND"),
       Map.entry("workcell.sandbox.runtime-image", "WORK_RUNTIME_IMAGE"),
       Map.entry("workcell.sandbox.command-timeout-ms", "WORK_COMMAND_TIMEOUT_MS"),
       Map.entry("workcell.sandbox.max-output-chars", "WORK_MAX_OUTPUT_CHARS"),
@@ -29,7 +30,17 @@ public class WorkEnvAliases implements ConfigSource {
       Map.entry("workcell.sandbox.runtime-dns", "WORK_RUNTIME_DNS"),
       Map.entry("workcell.sandbox.runtime-idle-timeout-ms", "WORK_RUNTIME_IDLE_TIMEOUT_MS"),
       Map.entry("workcell.sandbox.max-active-runtimes-global", "WORK_MAX_ACTIVE_RUNTIMES_GLOBAL"),
-      Map.entry("workcell.sandbox.max-active-runtimes-per-user", "WORK_MAX_ACTIVE_RUNTIMES_PER_USER"));
+      Map.entry("workcell.sandbox.max-active-runtimes-per-user", "WORK_MAX_ACTIVE_RUNTIMES_PER_USER"),
+      Map.entry("workcell.kubernetes.namespace", "WORK_K8S_NAMESPACE"),
+      Map.entry("workcell.kubernetes.storage-class", "WORK_K8S_STORAGE_CLASS"),
+      Map.entry("workcell.kubernetes.pod-ready-timeout-ms", "WORK_K8S_POD_READY_TIMEOUT_MS"),
+      Map.entry("workcell.kubernetes.pod-gone-timeout-ms", "WORK_K8S_POD_GONE_TIMEOUT_MS"));
+
+  /**
+   * Seed 004 names the workspace size of the Kubernetes backend WORK_K8S_WORKSPACE_SIZE: a Pod's PVC is
+   * its workspace, so it is the same property, read from that name first when the backend is kubernetes.
+   */
+  private static final String K8S_WORKSPACE_SIZE = "WORK_K8S_WORKSPACE_SIZE";
 
   private final Function<String, String> environment;
 
@@ -48,8 +59,19 @@ public class WorkEnvAliases implements ConfigSource {
 
   @Override
   public String getValue(String propertyName) {
+    if ("workcell.sandbox.workspace-size".equals(propertyName) && kubernetes()) {
+      String k8s = environment.apply(K8S_WORKSPACE_SIZE);
+      if (k8s != null && !k8s.isBlank()) {
+        return k8s;
+      }
+    }
     String alias = ALIASES.get(propertyName);
     return alias == null ? null : environment.apply(alias);
+  }
+
+  private boolean kubernetes() {
+    String canonical = environment.apply("WORKCELL_SANDBOX_BACKEND");
+    return "kubernetes".equals(canonical != null ? canonical : environment.apply("WORK_RUNTIME_BACKEND"));
   }
 
   @Override

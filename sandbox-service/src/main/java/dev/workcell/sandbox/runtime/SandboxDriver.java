@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The seam between sandbox-service and a container runtime (Docker now, Kubernetes later). Every
+ * The seam between sandbox-service and a container runtime (Docker, or Kubernetes Pods). Every
  * method blocks; callers run it on a worker thread. Ownership decisions stay with the caller, which
  * reads them from the labels this driver reports.
  */
@@ -50,6 +50,15 @@ public interface SandboxDriver {
    * root ({@link SandboxHardening#CONTAINER_USER}): celld becomes its own user before it serves.
    */
   ExecStream exec(SandboxInstance instance, String workdir, List<String> command, ExecStream.Listener listener);
+
+  /**
+   * Whether {@link #exec} runs as root so celld can become its own user ({@link SandboxHardening#CELLD_USER},
+   * decision 0007). False where an exec cannot choose its user (Kubernetes' pods/exec runs as the Pod's
+   * non-root user): celld then runs as the workload's user and is started without {@code --user}.
+   */
+  default boolean celldSwitchesUser() {
+    return true;
+  }
 
   /**
    * Why a sandbox that was started is not running, when its image is to blame (it could not start

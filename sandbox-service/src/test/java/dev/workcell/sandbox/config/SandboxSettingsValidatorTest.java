@@ -32,6 +32,27 @@ class SandboxSettingsValidatorTest {
   }
 
   @Test
+  void theBackendIsDockerOrKubernetesAndKubernetesNeverUsesTheSocketChannel() {
+    assertThat(SandboxSettingsValidator.problems(settings(Map.of("backend", "kubernetes")))).isEmpty();
+    assertThat(String.join("\n", SandboxSettingsValidator.problems(settings(Map.of("backend", "podman"))))).contains("WORK_RUNTIME_BACKEND");
+    DockerSettings unixEngine = () -> "unix:///var/run/docker.sock";
+    assertThat(CelldChannels.usesSocket(settings(Map.of()), unixEngine)).isTrue();
+    assertThat(CelldChannels.usesSocket(settings(Map.of("backend", "kubernetes")), unixEngine)).isFalse();
+    assertThat(String.join("\n", SandboxSettingsValidator.celldProblems(settings(Map.of("backend", "kubernetes", "channel", "socket")), unixEngine)))
+        .contains("pods/exec");
+  }
+
+  @Test
+  void onKubernetesTheWorkspaceSizeIsReadFromWorkK8sWorkspaceSizeFirst() {
+    Map<String, String> env = Map.of("WORK_WORKSPACE_SIZE", "5g", "WORK_K8S_WORKSPACE_SIZE", "10Gi");
+    assertThat(new WorkEnvAliases(env::get).getValue("workcell.sandbox.workspace-size")).isEqualTo("5g");
+    Map<String, String> k8s = new java.util.HashMap<>(env);
+    k8s.put("WORK_RUNTIME_BACKEND", "kubernetes");
+    assertThat(new WorkEnvAliases(k8s::get).getValue("workcell.sandbox.workspace-size")).isEqualTo("10Gi");
+    assertThat(new WorkEnvAliases(k8s::get).getValue("workcell.kubernetes.namespace")).isNull();
+  }
+
+  @Test
   void thePublishedHostIsAHostNameOrOneAddress() {
     for (String host : List.of("host.docker.internal", "localhost", "172.17.0.1", "::1")) {
       assertThat(SandboxSettingsValidator.problems(settings(Map.of("publishedHost", host)))).as(host).isEmpty();
@@ -138,6 +159,7 @@ class SandboxSettingsValidatorTest {
 
   private static SandboxSettings settings(Map<String, String> o) {
     return new SandboxSettings() {
+      public String backend() { return o.getOrDefault("backend", "docker"); }
       public String runtimeImage() { return "workcell/sandbox:dev"; }
       public long commandTimeoutMs() { return 120_000; }
       public int maxOutputChars() { return 50_000; }

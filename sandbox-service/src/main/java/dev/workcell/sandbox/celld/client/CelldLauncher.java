@@ -106,8 +106,10 @@ public class CelldLauncher {
 
   private List<String> command(String root, List<String> extra) {
     List<String> command = new ArrayList<>(List.of(SandboxHardening.CELLD, "serve", "--root", root,
-        "--max-output-chars", Integer.toString(settings.maxOutputChars()),
-        "--user", SandboxHardening.CELLD_USER, "--workload-user", SandboxHardening.USER));
+        "--max-output-chars", Integer.toString(settings.maxOutputChars())));
+    if (driver.celldSwitchesUser()) {
+      command.addAll(List.of("--user", SandboxHardening.CELLD_USER, "--workload-user", SandboxHardening.USER));
+    }
     command.addAll(extra);
     return command;
   }

@@ -21,6 +21,7 @@ import dev.workcell.sandbox.config.DiskSizes;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.egress.EgressNetwork;
 import dev.workcell.sandbox.egress.EgressProxy;
+import dev.workcell.sandbox.runtime.DriverCalls;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.HostResources;
 import dev.workcell.sandbox.runtime.ManagedVolume;
@@ -467,17 +468,10 @@ public class DockerSandboxDriver implements SandboxDriver {
   }
 
   private static <T> T call(String action, Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (RuntimeException e) {
-      throw DockerErrors.translate(action, e);
-    }
+    return DriverCalls.call(action, work, DockerErrors::translate);
   }
 
   private static void run(String action, Runnable work) {
-    call(action, () -> {
-      work.run();
-      return null;
-    });
+    DriverCalls.run(action, work, DockerErrors::translate);
   }
 }

@@ -1,6 +1,5 @@
-package dev.workcell.sandbox.docker.client;
+package dev.workcell.sandbox.runtime;
 
-import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -8,11 +7,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * The stdin of an attached exec: writers enqueue whole frames, docker-java's copy thread reads them.
+ * The stdin of an attached exec: writers enqueue whole frames, the client's copy thread reads them
+ * (docker-java's, or fabric8's pumper on Kubernetes).
  * Unlike PipedInputStream it does not die with the writing thread, and what may queue up is bounded
  * by the exec's {@link RequestQueueBudget.Share}.
  */
-final class StdinPipe extends InputStream {
+public final class StdinPipe extends InputStream {
 
   private static final byte[] EOF = new byte[0];
 
@@ -22,12 +22,12 @@ final class StdinPipe extends InputStream {
   private byte[] current;
   private int position;
 
-  StdinPipe(RequestQueueBudget.Share share) {
+  public StdinPipe(RequestQueueBudget.Share share) {
     this.share = share;
   }
 
   /** Queues {@code data}, which the caller hands over: it must not change it afterwards (no copy is made). */
-  void write(byte[] data) throws IOException {
+  public void write(byte[] data) throws IOException {
     if (closed) {
       throw new IOException("stdin is closed");
     }

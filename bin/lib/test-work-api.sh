@@ -8,7 +8,7 @@
 # LAUNCHER is the command that issues tokens for this stack (default: bin/workcell with the current
 # environment), e.g. "${stack[@]}" from wt_stack_tests.
 
-WA_URL='' WA_ADMIN='' WA_OTHER='' WA_USER='' WA_TASK='' WA_VERSION='' WA_STATUS='' WA_TYPE='' WA_BODY=''
+WA_LAUNCHER=() WA_URL='' WA_ADMIN='' WA_OTHER='' WA_USER='' WA_TASK='' WA_VERSION='' WA_STATUS='' WA_TYPE='' WA_BODY=''
 
 # wa_call METHOD PATH TOKEN [BODY|@FILE] — sets WA_STATUS, WA_TYPE and WA_BODY (also logged).
 wa_call() {
@@ -164,11 +164,27 @@ wa_admin_restore() {
   wa_call PUT /api/work/admin/access "$WA_ADMIN" '{"mode":"admins"}' && wa_expect 200
 }
 
+# The README's first task: its lines as written (between the first-task markers) in a shell whose
+# bin/workcell names this stack, with the runs fixture model (model "life-…" writes result.txt).
+wa_readme_first_task() {
+  local -a stack_env=("${WA_LAUNCHER[@]:0:${#WA_LAUNCHER[@]}-1}")
+  ((${#stack_env[@]})) || stack_env=(env)
+  local block out
+  block=$(sed -n '/<!-- first-task:begin -->/,/<!-- first-task:end -->/p' "$ROOT/README.md" | sed '1,2d' | head -n -2)
+  [[ $block == *'/api/work/tasks'* ]] || { echo "no first-task block in README.md"; return 1; }
+  wt_runs_model_start || return 1
+  out=$(cd "$ROOT" && timeout 240 "${stack_env[@]}" OLLAMA_URL="$(wt_runs_model_url)" MODEL=life-readme bash -c "$block" 2>&1)
+  printf '%s\n' "$out" | tail -n 20
+  wa_call DELETE /api/work/admin/providers/local "$WA_ADMIN" >/dev/null
+  grep -q '^event: *done' <<<"$out" && grep -q '"content":"made by life-readme\\n"' <<<"$out"
+}
+
 wt_work_api_checks() {
   WA_URL=$1 WA_ADMIN=$2
   shift 2
   local -a launcher=("$@")
   ((${#launcher[@]})) || launcher=("$ROOT/bin/workcell")
+  WA_LAUNCHER=("${launcher[@]}")
   WA_OTHER=$("${launcher[@]}" token --user work-api-other-admin --role admin 2>/dev/null) || WA_OTHER=''
   WA_USER=$("${launcher[@]}" token --user work-api-user --role user 2>/dev/null) || WA_USER=''
   if ! wt_check "work api: a task is created" wa_create_task; then
@@ -188,4 +204,5 @@ wt_work_api_checks() {
   wt_check "admin api: open Work to users, demote an admin, disable then delete a user with their task; all audited" \
     wa_accounts_managed_in_order
   wt_check "admin api: access and the admin's role put back" wa_admin_restore
+  wt_check "readme: the first task's commands run as written (provider, task, live events, the model's file)" wa_readme_first_task
 }

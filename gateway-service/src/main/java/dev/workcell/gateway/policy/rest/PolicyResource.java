@@ -1,5 +1,10 @@
 package dev.workcell.gateway.policy.rest;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.EgressAllowlist;
@@ -23,8 +28,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.io.IOException;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -44,9 +53,12 @@ public class PolicyResource {
   private static final String MANAGE = "manage runtime policies";
 
   private final CallerRequests caller;
+  /** A policy names only its own fields: an unknown one (privileged, capAdd, …) is refused, never ignored. */
+  private final ObjectReader strictPolicy;
 
-  public PolicyResource(CallerRequests caller) {
+  public PolicyResource(CallerRequests caller, ObjectMapper mapper) {
     this.caller = caller;
+    this.strictPolicy = mapper.readerFor(SavePolicyRequest.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   }
 
   @GET
@@ -58,7 +70,7 @@ public class PolicyResource {
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "createPolicy", summary = "Create a runtime policy (egressAllowlist: null = open internet)")
-  public Uni<PolicyView> create(SavePolicyRequest body) {
+  public Uni<PolicyView> create(@RequestBody(content = @Content(schema = @Schema(implementation = SavePolicyRequest.class))) JsonNode body) {
     return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(null, body)));
   }
 
@@ -66,7 +78,8 @@ public class PolicyResource {
   @Path("/{id}")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "putPolicy", summary = "Replace a runtime policy; a new egressAllowlist applies to running sandboxes at once")
-  public Uni<PolicyView> put(@PathParam("id") String id, SavePolicyRequest body) {
+  public Uni<PolicyView> put(@PathParam("id") String id,
+      @RequestBody(content = @Content(schema = @Schema(implementation = SavePolicyRequest.class))) JsonNode body) {
     return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_SAVE, save(id(id), body)));
   }
 
@@ -77,8 +90,8 @@ public class PolicyResource {
     return caller.admin(MANAGE).chain(actor -> caller.as(actor, TaskSubjects.ADMIN_POLICY_DELETE, new PolicyRef(id(id))));
   }
 
-  private static SavePolicy save(String id, SavePolicyRequest body) {
-    SavePolicyRequest r = Inputs.body(body);
+  private SavePolicy save(String id, JsonNode body) {
+    SavePolicyRequest r = Inputs.body(strict(Inputs.body(body)));
     if (r.name() == null || r.name().isBlank() || r.name().strip().length() > 100) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a policy needs a name of 1-100 characters");
     }
@@ -86,6 +99,17 @@ public class PolicyResource {
         r.networkEnabled() == null || r.networkEnabled(), Boolean.TRUE.equals(r.computerEnabled()),
         r.takeoverAllowed() == null || r.takeoverAllowed(), Boolean.TRUE.equals(r.requireApproval()),
         EgressAllowlist.validate(r.egressAllowlist()));
+  }
+
+  private SavePolicyRequest strict(JsonNode body) {
+    try {
+      return strictPolicy.readValue(body);
+    } catch (UnrecognizedPropertyException e) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a policy has no field " + Inputs.clip(e.getPropertyName())
+          + "; it never sets a hardening field (the sandbox profile is fixed)");
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "not a policy: " + Inputs.clip(String.valueOf(e.getMessage())));
+    }
   }
 
   private static String id(String id) {

@@ -68,4 +68,16 @@ class PolicyAdminTest {
       assertThat(response.jsonPath().getString("code")).isEqualTo("forbidden");
     }
   }
+
+  @Test
+  void aHardeningFieldOrAnyUnknownFieldIsRefusedAndNeverSentOn() {
+    int before = PolicyFixtures.RECEIVED.size();
+    for (String field : List.of("privileged", "capAdd", "readOnlyRootFilesystem", "seccompProfile", "user", "nme")) {
+      Response response = post(ADMIN, Map.of("name", "hard", field, true));
+      assertThat(response.statusCode()).as(field).isEqualTo(400);
+      assertThat(response.jsonPath().getString("code")).isEqualTo("invalid_request");
+      assertThat(response.jsonPath().getString("detail")).contains("no field " + field);
+    }
+    assertThat(PolicyFixtures.RECEIVED).hasSize(before);
+  }
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -345,4 +346,31 @@ func TestBinarySupervisedTerminalBelongsToTheWorkloadUser(t *testing.T) {
 	if res := tm.end(); res.ExitCode != 0 {
 		t.Fatalf("%+v", res)
 	}
+}
+
+// TestTerminalEchoRoundTrip measures a keystroke's echo through celld's frames (in-process, over
+// pipes): what celld adds to the terminal data path. A measurement, not a check: CELLD_MEASURE=1.
+func TestTerminalEchoRoundTrip(t *testing.T) {
+	if os.Getenv("CELLD_MEASURE") == "" {
+		t.Skip("set CELLD_MEASURE=1")
+	}
+	h := newHarness(t, harnessOpts{})
+	tm := openTerm(t, h.client, map[string]any{"command": "stty raw -echo; cat"})
+	time.Sleep(300 * time.Millisecond)
+	for tm.take(50 * time.Millisecond) {
+	}
+	var rtts []time.Duration
+	for i := 0; i < 500; i++ {
+		start := time.Now()
+		tm.h.send(map[string]any{"op": "pty_input", "session": tm.id, "data": "eA=="})
+		n := tm.out.Len()
+		for tm.out.Len() == n {
+			if !tm.take(5 * time.Second) {
+				t.Fatal("no echo")
+			}
+		}
+		rtts = append(rtts, time.Since(start))
+	}
+	sort.Slice(rtts, func(i, j int) bool { return rtts[i] < rtts[j] })
+	t.Logf("keystroke echo through celld: p50 %s, p99 %s (%d keystrokes)", rtts[len(rtts)/2], rtts[len(rtts)*99/100], len(rtts))
 }

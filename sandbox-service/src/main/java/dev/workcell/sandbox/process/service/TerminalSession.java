@@ -112,7 +112,9 @@ public final class TerminalSession implements CelldConnection.TerminalSink {
 
   /** Kills every process of the session; {@link #ended()} completes once celld has cleaned up. */
   public Uni<Void> close() {
-    return ended.isDone() ? Uni.createFrom().voidItem() : call(new CelldRequest.PtyClose(id));
+    // A session that ended meanwhile is closed as asked: celld no longer knows it (not_found).
+    return ended.isDone() ? Uni.createFrom().voidItem() : call(new CelldRequest.PtyClose(id))
+        .onFailure(e -> ended.isDone() && e instanceof WorkcellException w && w.code() == ErrorCode.NOT_FOUND).recoverWithNull();
   }
 
   /**

@@ -47,6 +47,7 @@ type msg struct {
 	Event  string          `json:"event"`
 	Stream string          `json:"stream"`
 	Data   string          `json:"data"`
+	Pid    int             `json:"pid"`
 	Result json.RawMessage `json:"result"`
 	Error  *wire.OpError   `json:"error"`
 	at     time.Time

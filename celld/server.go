@@ -276,6 +276,16 @@ func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError)
 		return bindArgs(body, new(procs.ProcKillArgs), s.procs.ProcKill)
 	case "proc_list":
 		return func(context.Context) (any, error) { return s.procs.ProcList() }, nil
+	case "pty_open":
+		return bindArgs(body, new(procs.PTYOpenArgs), func(ctx context.Context, a *procs.PTYOpenArgs) (any, error) { return s.procs.PTYOpen(ctx, id, a) })
+	case "pty_input":
+		return bindArgs(body, new(procs.PTYInputArgs), func(_ context.Context, a *procs.PTYInputArgs) (any, error) { return s.procs.PTYInput(a) })
+	case "pty_resize":
+		return bindArgs(body, new(procs.PTYResizeArgs), func(_ context.Context, a *procs.PTYResizeArgs) (any, error) { return s.procs.PTYResize(a) })
+	case "pty_ack":
+		return bindArgs(body, new(procs.PTYAckArgs), func(_ context.Context, a *procs.PTYAckArgs) (any, error) { return s.procs.PTYAck(a) })
+	case "pty_close":
+		return bindArgs(body, new(procs.PTYCloseArgs), func(_ context.Context, a *procs.PTYCloseArgs) (any, error) { return s.procs.PTYClose(a) })
 	case "grep":
 		return bindArgs(body, new(fileops.GrepArgs), s.files.Grep)
 	case "glob":

@@ -121,8 +121,11 @@ func (fw *Writer) SendError(id int64, e *wire.OpError) error {
 	return fw.writeFrame(frame)
 }
 
-func (fw *Writer) SendEvent(ev OutputEvent) error {
-	frame, err := EncodeFrame(ev)
+func (fw *Writer) SendEvent(ev OutputEvent) error { return fw.Send(ev) }
+
+// Send writes any other event shape (a terminal's output, its start) as one frame.
+func (fw *Writer) Send(event any) error {
+	frame, err := EncodeFrame(event)
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func (s *Manager) Exec(ctx context.Context, id int64, req *ExecArgs) (any, error
 	if err != nil {
 		return nil, err
 	}
-	run, err := s.startCommand(req.Command, cwd, env, "exec", req.Stdin, nil)
+	run, err := s.startCommand(req.Command, cwd, env, func(cmd *exec.Cmd) (*JobRun, error) { return s.StartJob(cmd, "exec", req.Stdin) })
 	if err != nil {
 		return nil, err
 	}
@@ -199,8 +199,7 @@ func (s *Manager) Exec(ctx context.Context, id int64, req *ExecArgs) (any, error
 	select {
 	case <-drained:
 	case <-time.After(KillGrace):
-		run.stdout.Close()
-		run.stderr.Close()
+		run.closeOutput()
 		<-drained
 	}
 	if cancelled {
@@ -220,26 +219,18 @@ func (s *Manager) Exec(ctx context.Context, id int64, req *ExecArgs) (any, error
 // DirectStarts counts commands that skipped bash (tests check which path ran).
 var DirectStarts atomic.Int64
 
-// startCommand starts command as a job: the program itself when bash would only exec it (see
-// direct.go), otherwise, or when that exec fails, `bash -c command`.
-// stdinPipe, when set, is the command's stdin (a background process's input pipe) instead of stdin text.
-func (s *Manager) startCommand(command string, cwd CwdInfo, env []string, kind string, stdin *string, stdinPipe *os.File) (*JobRun, error) {
+// startCommand starts command as a job through start (pipes, a pipe for stdin, or a terminal): the
+// program itself when bash would only exec it (see direct.go), otherwise, or when that exec fails,
+// `bash -c command`.
+func (s *Manager) startCommand(command string, cwd CwdInfo, env []string, start func(*exec.Cmd) (*JobRun, error)) (*JobRun, error) {
 	if d, ok := DirectCommand(command, env, cwd); ok {
-		cmd := &exec.Cmd{Path: d.path, Args: d.argv, Dir: cwd.dir, Env: d.env}
-		if stdinPipe != nil {
-			cmd.Stdin = stdinPipe
-		}
-		if run, err := s.StartJob(cmd, kind, stdin); err == nil {
+		if run, err := start(&exec.Cmd{Path: d.path, Args: d.argv, Dir: cwd.dir, Env: d.env}); err == nil {
 			DirectStarts.Add(1)
 			return run, nil
 		}
 	}
 	sh := Shell()
-	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", command}, Dir: cwd.dir, Env: env}
-	if stdinPipe != nil {
-		cmd.Stdin = stdinPipe
-	}
-	return s.StartJob(cmd, kind, stdin)
+	return start(&exec.Cmd{Path: sh, Args: []string{sh, "-c", command}, Dir: cwd.dir, Env: env})
 }
 
 // terminate sends SIGTERM to the job, then SIGKILL after the grace, and returns the root's status.
@@ -328,15 +319,25 @@ type Manager struct {
 	out       *framing.Writer
 	jobs      *jobTable
 	procs     *procTable
+	ptys      *ptyTable
 }
 
 // New returns a Manager whose exec output events go to out.
 func New(root *confine.Root, maxOutput int, out *framing.Writer) *Manager {
-	return &Manager{root: root, maxOutput: maxOutput, out: out, jobs: newJobTable(), procs: newProcTable()}
+	return &Manager{root: root, maxOutput: maxOutput, out: out, jobs: newJobTable(), procs: newProcTable(),
+		ptys: &ptyTable{sessions: map[int64]*ptySession{}}}
 }
 
 // KillAllJobs SIGKILLs every process of every job and reaps them (for shutdown).
 func (s *Manager) KillAllJobs() { s.jobs.killAll() }
+
+// closeOutput closes the read ends (a terminal has no separate stderr), ending the readers.
+func (r *JobRun) closeOutput() {
+	r.stdout.Close()
+	if r.stderr != nil {
+		r.stderr.Close()
+	}
+}
 
 // Output is the job's stdout and stderr pipes.
 func (r *JobRun) Output() (stdout, stderr *os.File) { return r.stdout, r.stderr }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"sort"
 	"sync"
 	"syscall"
@@ -108,6 +109,10 @@ type ProcStartArgs struct {
 	Env     map[string]string `json:"env"`
 	WaitMs  *int64            `json:"waitMs"`
 	Tail    *int              `json:"tail"`
+	// Tty runs the command on a terminal of its own (80x24), as upstream Open Terminal runs every
+	// command: an interactive program (python3, a REPL) prompts and answers proc_input, ^C in the
+	// input interrupts it, and stdout and stderr arrive merged as entries of type "output".
+	Tty bool `json:"tty"`
 }
 
 func (s *Manager) ProcStart(ctx context.Context, req *ProcStartArgs) (any, error) {
@@ -151,20 +156,13 @@ func (s *Manager) ProcStart(ctx context.Context, req *ProcStartArgs) (any, error
 		t.mu.Unlock()
 	}
 
-	inR, inW, err := os.Pipe()
+	run, stdin, err := s.startProc(req, cwd, env)
 	if err != nil {
-		release()
-		return nil, wire.Errf(wire.CodeInternal, "pipe: %v", err)
-	}
-	run, err := s.startCommand(req.Command, cwd, env, "proc", nil, inR)
-	inR.Close()
-	if err != nil {
-		inW.Close()
 		release()
 		return nil, err
 	}
 	p := &bgProc{id: newProcID(), command: req.Command, status: "running", started: time.Now(), done: make(chan struct{}),
-		run: run, stdin: inW}
+		run: run, stdin: stdin}
 	t.mu.Lock()
 	t.starting--
 	for t.procs[p.id] != nil {
@@ -176,13 +174,46 @@ func (s *Manager) ProcStart(ctx context.Context, req *ProcStartArgs) (any, error
 	return s.procView(ctx, p, 0, req.Tail, waitMs)
 }
 
+// startProc starts a background process and returns where its input goes: a pipe kept open, or
+// the terminal's master.
+func (s *Manager) startProc(req *ProcStartArgs, cwd CwdInfo, env []string) (*JobRun, *os.File, error) {
+	if req.Tty {
+		var master *os.File
+		run, err := s.startCommand(req.Command, cwd, env, func(cmd *exec.Cmd) (*JobRun, error) {
+			run, m, err := s.startPTYJob(cmd, "proc", defaultCols, defaultRows)
+			master = m
+			return run, err
+		})
+		return run, master, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, wire.Errf(wire.CodeInternal, "pipe: %v", err)
+	}
+	run, err := s.startCommand(req.Command, cwd, env, func(cmd *exec.Cmd) (*JobRun, error) {
+		cmd.Stdin = inR
+		return s.StartJob(cmd, "proc", nil)
+	})
+	inR.Close()
+	if err != nil {
+		inW.Close()
+		return nil, nil, err
+	}
+	return run, inW, nil
+}
+
 // superviseProc collects output until the shell ends, kills its leftovers like exec does, and
 // records the exit status only after the output is complete.
 func (s *Manager) superviseProc(p *bgProc) {
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); s.collect(p, "stdout", p.run.stdout) }()
-	go func() { defer wg.Done(); s.collect(p, "stderr", p.run.stderr) }()
+	if p.run.stderr == nil { // a terminal: one stream, read until EIO (every holder of the slave ended)
+		wg.Add(1)
+		go func() { defer wg.Done(); s.collect(p, "output", p.run.stdout) }()
+	} else {
+		wg.Add(2)
+		go func() { defer wg.Done(); s.collect(p, "stdout", p.run.stdout) }()
+		go func() { defer wg.Done(); s.collect(p, "stderr", p.run.stderr) }()
+	}
 	ws := <-p.run.wait
 	s.jobs.finish(p.run.job)
 	drained := make(chan struct{})
@@ -190,8 +221,7 @@ func (s *Manager) superviseProc(p *bgProc) {
 	select {
 	case <-drained:
 	case <-time.After(KillGrace):
-		p.run.stdout.Close()
-		p.run.stderr.Close()
+		p.run.closeOutput()
 		<-drained
 	}
 	code := exitCode(ws)
@@ -245,7 +275,9 @@ func (s *Manager) collect(p *bgProc, stream string, r *os.File) {
 		}
 	}
 	add(pending)
-	r.Close()
+	if r != p.stdin { // a terminal's master is also the input: superviseProc closes it
+		r.Close()
+	}
 }
 
 func procWait(w *int64) (time.Duration, error) {

@@ -11,6 +11,6 @@ import java.util.List;
 public record ProcessView(String id, String command, String status, Integer exitCode, List<OutputEntry> output,
     long nextOffset, boolean truncated, long startedAtMs, Long endedAtMs) {
 
-  /** {@code type}: stdout or stderr. */
+  /** {@code type}: stdout or stderr; output for a process on a terminal (both streams merged). */
   public record OutputEntry(String type, String data) {}
 }

@@ -36,6 +36,7 @@ class TerminalProcessTest {
     StartProcess start = HomeSandboxFixture.seen(SandboxSubjects.PROCESS_START, StartProcess.class).get(0);
     assertThat(start.waitMs()).isEqualTo(2500L);
     assertThat(start.cwd()).isNull();
+    assertThat(start.tty()).as("every command on a terminal, as upstream").isTrue();
   }
 
   @Test

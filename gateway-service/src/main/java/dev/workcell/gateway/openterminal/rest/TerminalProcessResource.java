@@ -90,8 +90,10 @@ public class TerminalProcessResource {
     Integer lastEntries = QueryValues.integer("tail", tail, 1, Integer.MAX_VALUE, null);
     String sessionCwd = cwds.get(caller);
     String cwd = request.cwd() == null || request.cwd().isBlank() ? sessionCwd : HomePaths.resolve(request.cwd(), sessionCwd);
+    // Upstream runs every command on a terminal of its own (PtyRunner): interactive programs prompt
+    // and answer send_process_input, ^C interrupts, output entries are of type "output".
     StartProcess start = new StartProcess(caller.sandbox(), request.command(), cwd.isEmpty() ? null : cwd, env(request.env()),
-        waitMs, lastEntries);
+        waitMs, lastEntries, true);
     return sandbox.ask(SandboxSubjects.PROCESS_START, start, waitMs)
         .invoke(view -> holdOutput(context, caller, view)).map(TerminalProcessResource::process);
   }

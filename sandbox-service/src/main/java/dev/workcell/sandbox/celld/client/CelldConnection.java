@@ -16,6 +16,7 @@ import io.quarkus.logging.Log;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -46,6 +47,7 @@ public final class CelldConnection implements ExecStream.Listener {
   private final String containerId;
   private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
   private final Map<Long, OutputSink> sinks = new ConcurrentHashMap<>();
+  private final Map<Long, TerminalSink> terminals = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
   private final StringBuilder stderrTail = new StringBuilder();
@@ -83,6 +85,16 @@ public final class CelldConnection implements ExecStream.Listener {
   }
 
   /**
+   * Receives a terminal session's events (see {@link CelldRequest.PtyOpen}) on the connection's
+   * reader thread: must not block. Output is raw bytes as the terminal wrote them.
+   */
+  public interface TerminalSink {
+    void started(long pid);
+
+    void output(byte[] data);
+  }
+
+  /**
    * One request frame as celld reads it: the request's fields, then {@code id} and {@code op}. A
    * null request (only {@link #call(String, Void, Duration)}) has no fields.
    */
@@ -90,8 +102,21 @@ public final class CelldConnection implements ExecStream.Listener {
 
   /** {@link #send(CelldRequest)}, with the request's output events going to {@code sink} until its reply. */
   public Sent send(CelldRequest request, OutputSink sink) {
-    Sent sent = send(request.op(), request, id -> sinks.put(id, sink));
-    sent.reply().whenComplete((result, failure) -> sinks.remove(sent.id()));
+    return sendRouted(request, sinks, sink);
+  }
+
+  /**
+   * Opens a terminal session: its events go to {@code sink}; the reply (the exit status) completes
+   * when the session ends, so it has no timeout. The returned id names the session.
+   */
+  public Sent open(CelldRequest.PtyOpen request, TerminalSink sink) {
+    return sendRouted(request, terminals, sink);
+  }
+
+  /** Sends a request whose events go to {@code sink} (registered in {@code routes}) until its reply. */
+  private <S> Sent sendRouted(CelldRequest request, Map<Long, S> routes, S sink) {
+    Sent sent = send(request.op(), request, id -> routes.put(id, sink));
+    sent.reply().whenComplete((result, failure) -> routes.remove(sent.id()));
     return sent;
   }
 
@@ -161,6 +186,7 @@ public final class CelldConnection implements ExecStream.Listener {
     if (gone != null || stream == null) {
       pending.remove(id);
       sinks.remove(id);
+      terminals.remove(id);
       throw gone != null ? gone : new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "celld is not attached");
     }
     try {
@@ -266,15 +292,12 @@ public final class CelldConnection implements ExecStream.Listener {
     }
     long id = idNode.longValue();
     if (frame.has("event")) {
-      requireOutputEvent(frame);
-      // Streamed output goes to a request's sink if it asked for one; the final reply carries the capped result.
-      OutputSink sink = sinks.get(id);
-      if (sink != null) {
-        try {
-          sink.output(frame.get("stream").textValue(), frame.get("data").textValue());
-        } catch (RuntimeException e) {
-          Log.debugf("output sink of %d failed: %s", id, e.getMessage());
-        }
+      try {
+        deliver(id, frame);
+      } catch (CelldProtocolException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        Log.debugf("event sink of %d failed: %s", id, e.getMessage());
       }
       return;
     }
@@ -310,11 +333,37 @@ public final class CelldConnection implements ExecStream.Listener {
     }
   }
 
-  private static void requireOutputEvent(JsonNode frame) {
-    boolean valid = "output".equals(frame.path("event").textValue())
-        && ("stdout".equals(frame.path("stream").textValue()) || "stderr".equals(frame.path("stream").textValue()))
-        && frame.path("data").isTextual();
-    if (!valid) {
+  /**
+   * Streamed output goes to a request's sink if it asked for one (an exec's final reply carries the
+   * capped result); a terminal's output and start go to its terminal sink. Anything else is a
+   * protocol violation.
+   */
+  private void deliver(long id, JsonNode frame) {
+    String event = frame.path("event").textValue();
+    JsonNode data = frame.path("data");
+    if ("output".equals(event) && data.isTextual()
+        && ("stdout".equals(frame.path("stream").textValue()) || "stderr".equals(frame.path("stream").textValue()))) {
+      OutputSink sink = sinks.get(id);
+      if (sink != null) {
+        sink.output(frame.get("stream").textValue(), data.textValue());
+      }
+    } else if ("pty_output".equals(event) && data.isTextual()) {
+      byte[] bytes;
+      try {
+        bytes = Base64.getDecoder().decode(data.textValue());
+      } catch (IllegalArgumentException e) {
+        throw new CelldProtocolException("terminal output is not base64", e);
+      }
+      TerminalSink sink = terminals.get(id);
+      if (sink != null) {
+        sink.output(bytes);
+      }
+    } else if ("pty_started".equals(event) && frame.path("pid").canConvertToLong()) {
+      TerminalSink sink = terminals.get(id);
+      if (sink != null) {
+        sink.started(frame.get("pid").longValue());
+      }
+    } else {
       throw new CelldProtocolException("unknown event frame");
     }
   }
@@ -359,6 +408,7 @@ public final class CelldConnection implements ExecStream.Listener {
     pending.values().forEach(reply -> reply.completeExceptionally(reason));
     pending.clear();
     sinks.clear();
+    terminals.clear();
   }
 
   /**

@@ -126,8 +126,12 @@ public sealed interface CelldRequest {
     }
   }
 
-  /** Starts a background process, waiting up to {@code waitMs} for it to end; {@code tail} null: all output. */
-  record ProcStart(String command, long waitMs, String cwd, Map<String, String> env, Integer tail) implements CelldRequest {
+  /**
+   * Starts a background process, waiting up to {@code waitMs} for it to end; {@code tail} null: all
+   * output. {@code tty} true: on a terminal of its own (null: pipes, and the frame as before).
+   */
+  record ProcStart(String command, long waitMs, String cwd, Map<String, String> env, Integer tail, Boolean tty)
+      implements CelldRequest {
     @Override
     public String op() {
       return "proc_start";
@@ -198,6 +202,50 @@ public sealed interface CelldRequest {
     @Override
     public String op() {
       return "preview_status";
+    }
+  }
+
+  /**
+   * Opens an interactive terminal session that lives as long as this request is in flight: its id
+   * names the session in the other pty ops. Null fields take celld's defaults (80x24, the root,
+   * a login shell, a 256 KiB output window).
+   */
+  record PtyOpen(Integer cols, Integer rows, String cwd, Map<String, String> env, String command, Integer window)
+      implements CelldRequest {
+    @Override
+    public String op() {
+      return "pty_open";
+    }
+  }
+
+  /** Keystrokes; Jackson writes {@code data} as base64, which celld expects. */
+  record PtyInput(long session, byte[] data) implements CelldRequest {
+    @Override
+    public String op() {
+      return "pty_input";
+    }
+  }
+
+  record PtyResize(long session, int cols, int rows) implements CelldRequest {
+    @Override
+    public String op() {
+      return "pty_resize";
+    }
+  }
+
+  /** Returns output credit: {@code bytes} of the session's output were passed on. */
+  record PtyAck(long session, int bytes) implements CelldRequest {
+    @Override
+    public String op() {
+      return "pty_ack";
+    }
+  }
+
+  /** Kills every process of the session; its pty_open request then ends. */
+  record PtyClose(long session) implements CelldRequest {
+    @Override
+    public String op() {
+      return "pty_close";
     }
   }
 

@@ -95,7 +95,8 @@ public final class ToolReplies {
     for (JsonNode entry : output) {
       requireObject(entry, "output entry");
       String type = text(entry, "type", 8);
-      if (!"stdout".equals(type) && !"stderr".equals(type)) {
+      // "output": a process on a terminal, whose two streams are one.
+      if (!"stdout".equals(type) && !"stderr".equals(type) && !"output".equals(type)) {
         throw malformed("output type " + type);
       }
       String data = text(entry, "data", PROCESS_OUTPUT_MAX_CHARS);

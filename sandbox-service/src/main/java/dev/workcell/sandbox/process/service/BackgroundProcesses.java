@@ -56,7 +56,8 @@ public class BackgroundProcesses {
     long waitMs = waitMs(request.waitMs());
     CelldRequest.ProcStart start = new CelldRequest.ProcStart(command, waitMs,
         request.cwd() == null ? null : WorkspacePath.directory(request.cwd()),
-        request.env() == null || request.env().isEmpty() ? null : CommandEnv.validate(request.env()), tail(request.tail()));
+        request.env() == null || request.env().isEmpty() ? null : CommandEnv.validate(request.env()), tail(request.tail()),
+        Boolean.TRUE.equals(request.tty()) ? Boolean.TRUE : null);
     Duration timeout = Duration.ofMillis(waitMs).plus(WAIT_MARGIN);
     return lifecycle.session(request.sandbox()).onItem().transformToUni(session -> session.call(start, timeout))
         .map(ToolReplies::process);

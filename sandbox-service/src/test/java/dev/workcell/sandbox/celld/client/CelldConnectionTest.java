@@ -110,10 +110,38 @@ class CelldConnectionTest {
     assertThatThrownBy(() -> connection.call("ping", null, Duration.ofSeconds(1))).isInstanceOf(WorkcellException.class);
   }
 
+  /** A terminal's events reach its sink as bytes, in order, until its reply; nobody else's sink sees them. */
+  @Test
+  void terminalEventsReachTheirSessionsSink() throws Exception {
+    var seen = new java.util.ArrayList<String>();
+    CelldConnection.TerminalSink sink = new CelldConnection.TerminalSink() {
+      @Override
+      public void started(long pid) {
+        seen.add("pid " + pid);
+      }
+
+      @Override
+      public void output(byte[] data) {
+        seen.add(new String(data, StandardCharsets.UTF_8));
+      }
+    };
+    CelldConnection.Sent session = connection.open(new CelldRequest.PtyOpen(80, 24, null, null, null, null), sink);
+    assertThat(peer.nextId()).isEqualTo(session.id());
+    send("{\"id\":" + session.id() + ",\"event\":\"pty_started\",\"pid\":42}");
+    send("{\"id\":" + session.id() + ",\"event\":\"pty_output\",\"data\":\"aGkNCg==\"}");
+    send("{\"id\":" + (session.id() + 7) + ",\"event\":\"pty_output\",\"data\":\"eA==\"}");
+    send("{\"id\":" + session.id() + ",\"ok\":true,\"result\":{\"exitCode\":0,\"closed\":false}}");
+    send("{\"id\":" + session.id() + ",\"event\":\"pty_output\",\"data\":\"bGF0ZQ==\"}");
+    assertThat(session.reply().get(5, TimeUnit.SECONDS).get("exitCode").intValue()).isZero();
+    assertThat(seen).containsExactly("pid 42", "hi\r\n");
+    assertThat(connection.open()).isTrue();
+  }
+
   @Test
   void malformedFramesCloseTheConnection() throws Exception {
     for (String bad : new String[] {"not json", "[1,2]", "{\"ok\":true}", "{\"id\":-1,\"ok\":true}", "{\"id\":1,\"id\":1,\"ok\":true}",
-        "{\"id\":1,\"ok\":\"yes\"}", "{\"id\":1,\"event\":\"shell\",\"data\":\"x\"}", "{\"id\":0,\"ok\":false,\"error\":{\"code\":\"x\"}}"}) {
+        "{\"id\":1,\"ok\":\"yes\"}", "{\"id\":1,\"event\":\"shell\",\"data\":\"x\"}", "{\"id\":0,\"ok\":false,\"error\":{\"code\":\"x\"}}",
+        "{\"id\":1,\"event\":\"pty_output\",\"data\":\"not base64!\"}", "{\"id\":1,\"event\":\"pty_started\",\"pid\":\"x\"}"}) {
       CelldConnection fresh = new CelldConnection("t-unit", "container");
       ScriptedPeer p = new ScriptedPeer();
       fresh.attach(p);

@@ -118,6 +118,24 @@ class BackgroundProcessesTest {
         .anySatisfy(p -> assertThat(p.status()).isEqualTo("killed"));
   }
 
+  /** As upstream Open Terminal: python3 on a terminal prompts, and a line of input is answered. */
+  @Test
+  void anInteractivePythonOnATerminalAnswersItsInput() {
+    ProcessView python = sandboxes.call(SandboxSubjects.PROCESS_START, new StartProcess(home, "python3", null, null, null, null, true));
+    sandboxes.call(SandboxSubjects.PROCESS_INPUT, new ProcessInput(home, python.id(), "print(6*7)\n"));
+    String shown = "";
+    for (int i = 0; i < 50 && !shown.contains("42\r\n"); i++) {
+      ProcessView view = poll(python.id(), 0, 200L);
+      assertThat(view.output()).allSatisfy(e -> assertThat(e.type()).isEqualTo("output"));
+      shown = text(view, "output");
+    }
+    assertThat(shown).contains("print(6*7)\r\n42\r\n");
+    sandboxes.call(SandboxSubjects.PROCESS_INPUT, new ProcessInput(home, python.id(), "\u0004"));
+    ProcessView ended = poll(python.id(), 0, 10_000L);
+    assertThat(ended.status()).isEqualTo("done");
+    assertThat(ended.exitCode()).isZero();
+  }
+
   @Test
   void badRequestsAreRefused() {
     assertThat(sandboxes.failure(SandboxSubjects.PROCESS_STATUS, new PollProcess(home, "../../etc", 0, null, null)).code())

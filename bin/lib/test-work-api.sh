@@ -176,6 +176,7 @@ wa_readme_first_task() {
   out=$(cd "$ROOT" && timeout 240 "${stack_env[@]}" OLLAMA_URL="$(wt_runs_model_url)" MODEL=life-readme bash -c "$block" 2>&1)
   printf '%s\n' "$out" | tail -n 20
   wa_call DELETE /api/work/admin/providers/local "$WA_ADMIN" >/dev/null
+  wt_runs_model_stop # a fixture left running would keep the stack lock of whoever started the checks
   grep -q '^event: *done' <<<"$out" && grep -q '"content":"made by life-readme\\n"' <<<"$out"
 }
 

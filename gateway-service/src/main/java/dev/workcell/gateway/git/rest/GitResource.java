@@ -11,6 +11,8 @@ import dev.workcell.contracts.sandbox.GitDiff;
 import dev.workcell.contracts.sandbox.GitQuery;
 import dev.workcell.contracts.sandbox.GitStatus;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.contracts.subject.Subject;
 import dev.workcell.gateway.auth.service.CallerRequests;
 import dev.workcell.gateway.auth.service.CurrentAccount;
 import dev.workcell.gateway.problem.Inputs;
@@ -30,6 +32,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -102,8 +105,7 @@ public class GitResource {
   @APIResponse(responseCode = "409", description = WRITE_409 + "; already_exists: the workspace has a .git", content = @Content(
       mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
   public Uni<GitStatus> init(@PathParam("taskId") String taskId) {
-    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_INIT,
-        new InitRepository(owned.ref()), GIT_DEADLINE));
+    return write(taskId, SandboxSubjects.GIT_INIT, InitRepository::new);
   }
 
   @POST
@@ -130,8 +132,7 @@ public class GitResource {
       throw new WorkcellException(ErrorCode.TOO_MANY_PATHS, paths.size() + " paths; at most " + Limits.GIT_STAGE_MAX_PATHS + " a request");
     }
     List<String> checked = paths.stream().map(path -> Inputs.workspacePath(path, true)).toList();
-    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_STAGE,
-        new StagePaths(owned.ref(), checked), GIT_DEADLINE));
+    return write(taskId, SandboxSubjects.GIT_STAGE, ref -> new StagePaths(ref, checked));
   }
 
   @POST
@@ -175,8 +176,7 @@ public class GitResource {
       mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
   public Uni<GitStatus> branch(@PathParam("taskId") String taskId, GitBranchRequest body) {
     String name = Inputs.body(body).name();
-    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_BRANCH_CREATE,
-        new CreateBranch(owned.ref(), name), GIT_DEADLINE));
+    return write(taskId, SandboxSubjects.GIT_BRANCH_CREATE, ref -> new CreateBranch(ref, name));
   }
 
   @POST
@@ -191,8 +191,12 @@ public class GitResource {
       mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
   public Uni<GitStatus> switchBranch(@PathParam("taskId") String taskId, GitBranchRequest body) {
     String name = Inputs.body(body).name();
-    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.GIT_SWITCH,
-        new SwitchBranch(owned.ref(), name), GIT_DEADLINE));
+    return write(taskId, SandboxSubjects.GIT_SWITCH, ref -> new SwitchBranch(ref, name));
+  }
+
+  /** The owner check (another account's task stays 404), then the write as the checked actor. */
+  private <Q> Uni<GitStatus> write(String taskId, Subject<Q, GitStatus> subject, Function<SandboxRef, Q> request) {
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), subject, request.apply(owned.ref()), GIT_DEADLINE));
   }
 
   /** git needs an address; an account whose username is not one gets a reserved, undeliverable one. */

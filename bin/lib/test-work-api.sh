@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Work API checks against a real stack (gateway → task-service, sandbox-service, Docker, celld):
-# files with conflict detection, git status/diff, ownership, input limits and problem answers.
+# files with conflict detection, git status/diff and writes, ownership, input limits and problem answers.
 # Sourced by bin/lib/test.sh; defines functions only. Each check reports through wt_check.
 #
 #   wt_work_api_checks URL ADMIN_TOKEN [LAUNCHER...]
@@ -73,18 +73,58 @@ wa_git_without_repository() {
   wa_call GET "/api/work/tasks/$WA_TASK/git/diff" "$WA_ADMIN" && wa_expect 409 not_a_repository
 }
 
-# The API has no git init or commit (sandbox-service offers only status and diff), so the repository
-# is laid down as the plain files `git init` writes; there is no way to make a commit.
-wa_git_after_init() {
-  local t=/api/work/tasks/$WA_TASK f
-  for f in '".git/HEAD","content":"ref: refs/heads/main\n"' \
-    '".git/config","content":"[core]\n\trepositoryformatversion = 0\n\tbare = false\n"' \
-    '".git/objects/info/.keep","content":""' '".git/refs/heads/.keep","content":""'; do
-    wa_call PUT "$t/file" "$WA_ADMIN" '{"path":'"$f"',"createParents":true}' && wa_expect 200 || return 1
+# The Git writes through the API (issue 24): init, stage, commit, branch, a dirty switch refused, the limits.
+wa_git_writes() {
+  local t=/api/work/tasks/$WA_TASK body
+  local i
+  # The task's first run (its provider is not reachable here) may still hold the sandbox: sandbox_in_use until it ends.
+  for i in {1..45}; do
+    wa_call POST "$t/git/init" "$WA_ADMIN" || return 1
+    [[ $WA_STATUS == 409 ]] && grep -q '"code":"sandbox_in_use"' <<<"$WA_BODY" || break
+    sleep 2
   done
+  wa_expect 200 && grep -q '"branch":"main"' <<<"$WA_BODY" || return 1
+  wa_call POST "$t/git/init" "$WA_ADMIN" && wa_expect 409 already_exists || return 1
+  wa_call GET "$t/git/diff?path=notes" "$WA_ADMIN" && wa_expect 200 && grep -q 'second' <<<"$WA_BODY" || return 1
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":"notes/git.txt","content":"one\n"}' && wa_expect 200 || return 1
+  wa_call POST "$t/git/stage" "$WA_ADMIN" '{"paths":["notes/hello.txt","notes/git.txt"]}' && wa_expect 200 || return 1
+  grep -q '"path":"notes/hello.txt","index":"A"' <<<"$WA_BODY" || return 1
+  wa_call POST "$t/git/commit" "$WA_ADMIN" '{"message":"Keep the notes"}' && wa_expect 200 || return 1
+  grep -q '"subject":"Keep the notes"' <<<"$WA_BODY" || return 1
+  wa_call POST "$t/git/commit" "$WA_ADMIN" '{"message":"again"}' && wa_expect 409 nothing_to_commit || return 1
+  wa_call POST "$t/git/branches" "$WA_ADMIN" '{"name":"topic"}' && wa_expect 200 || return 1
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":"notes/git.txt","content":"two\n"}' && wa_expect 200 || return 1
+  wa_call POST "$t/git/switch" "$WA_ADMIN" '{"name":"topic"}' && wa_expect 409 worktree_not_clean || return 1
+  wa_call POST "$t/git/stage" "$WA_ADMIN" '{"paths":["notes/git.txt"]}' && wa_expect 200 || return 1
+  wa_call POST "$t/git/commit" "$WA_ADMIN" '{"message":"Third"}' && wa_expect 200 || return 1
+  wa_call POST "$t/git/switch" "$WA_ADMIN" '{"name":"topic"}' && wa_expect 200 && grep -q '"branch":"topic"' <<<"$WA_BODY" || return 1
+  body=$(printf '"a",%.0s' {1..201})
+  wa_call POST "$t/git/stage" "$WA_ADMIN" "{\"paths\":[${body%,}]}" && wa_expect 413 too_many_paths || return 1
+  body=$(head -c 4001 /dev/zero | tr '\0' x)
+  wa_call POST "$t/git/commit" "$WA_ADMIN" "{\"message\":\"$body\"}" && wa_expect 413 commit_message_too_long
+}
+
+# A repository whose config names programs (fsmonitor, ssh, external diff, textconv, a filter), each a
+# shell command that leaves a marker in the workspace: no API call runs one; stage is refused.
+wa_git_runs_no_repository_program() {
+  local t=/api/work/tasks/$WA_TASK m
+  local config='[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = touch marker-fsmonitor\n'
+  config+='\tsshCommand = touch marker-ssh\n\tpager = touch marker-pager\n[diff]\n\texternal = touch marker-external\n'
+  config+='[diff \"evil\"]\n\ttextconv = touch marker-textconv; cat\n[filter \"evil\"]\n\tclean = touch marker-clean; cat\n'
+  config+='\tsmudge = touch marker-smudge; cat\n'
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":".git/config","content":"'"$config"'"}' && wa_expect 200 || return 1
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":".gitattributes","content":"* diff=evil filter=evil\n"}' && wa_expect 200 || return 1
+  wa_call PUT "$t/file" "$WA_ADMIN" '{"path":"notes/git.txt","content":"fourth\n"}' && wa_expect 200 || return 1
   wa_call GET "$t/git" "$WA_ADMIN" && wa_expect 200 || return 1
-  grep -q '"branch":"main"' <<<"$WA_BODY" && grep -q '"path":"notes/' <<<"$WA_BODY" || return 1
-  wa_call GET "$t/git/diff?path=notes" "$WA_ADMIN" && wa_expect 200 && grep -q 'second' <<<"$WA_BODY"
+  wa_call GET "$t/git/diff" "$WA_ADMIN" && wa_expect 200 && grep -q 'fourth' <<<"$WA_BODY" || return 1
+  wa_call POST "$t/git/stage" "$WA_ADMIN" '{"paths":["notes/git.txt"]}' && wa_expect 409 unsafe_repository || return 1
+  wa_call POST "$t/git/switch" "$WA_ADMIN" '{"name":"main"}' && wa_expect 409 unsafe_repository || return 1
+  wa_call POST "$t/git/branches" "$WA_ADMIN" '{"name":"later"}' && wa_expect 200 || return 1
+  wa_call GET "$t/files?path=" "$WA_ADMIN" && wa_expect 200 || return 1
+  if m=$(grep -o '"name":"marker-[a-z]*"' <<<"$WA_BODY"); then
+    echo "a repository program ran: $m"
+    return 1
+  fi
 }
 
 wa_other_accounts_see_nothing() {
@@ -195,7 +235,9 @@ wt_work_api_checks() {
   wt_check "work api: a save with a stale version is 409 conflict and changes nothing" wa_stale_save_conflicts
   wt_check "work api: the directory lists the saved file" wa_list_files
   wt_check "work api: git of a workspace without a repository is 409 not_a_repository" wa_git_without_repository
-  wt_check "work api: after git init (as files) status names the branch and diff shows the untracked file" wa_git_after_init
+  wt_check "work api: git init, stage, commit, branch; a dirty switch is 409; 201 paths or 4,001 characters are 413" wa_git_writes
+  wt_check "work api: git runs no program the repository names (fsmonitor, ssh, diff, textconv, filter)" \
+    wa_git_runs_no_repository_program
   wt_check "work api: another account gets 404 for the task's files and git, and changes nothing" \
     wa_other_accounts_see_nothing
   wt_check "work api: a 65,537-character message is 413 message_too_long (problem+json)" wa_message_too_long

@@ -72,6 +72,15 @@ public enum ErrorCode {
   PROCESS_EXITED("process_exited", 400, "The process has already exited or its stdin is closed"),
   TOO_MANY_PROCESSES("too_many_processes", 429, "The sandbox runs too many background processes"),
   NOT_A_REPOSITORY("not_a_repository", 409, "The workspace is not a git repository"),
+  /** A run (running or waiting for a slot) or a verified preview holds the task's sandbox: Git writes wait for it to end. */
+  SANDBOX_IN_USE("sandbox_in_use", 409, "A run or a preview is using the task's sandbox; try again when it ends"),
+  /** {@code .git} is a link or a file, or the repository's config names what Workcell will not neutralise (issue 24). */
+  UNSAFE_REPOSITORY("unsafe_repository", 409, "The repository's .git or configuration is refused: Workcell runs no repository-defined program"),
+  WORKTREE_NOT_CLEAN("worktree_not_clean", 409, "Tracked files have uncommitted changes; commit or discard them first"),
+  NOTHING_TO_COMMIT("nothing_to_commit", 409, "Nothing is staged"),
+  NO_COMMITS("no_commits", 409, "The repository has no commit yet"),
+  TOO_MANY_PATHS("too_many_paths", 413, "More than 200 paths in one request"),
+  COMMIT_MESSAGE_TOO_LONG("commit_message_too_long", 413, "The commit message exceeds 4,000 characters"),
 
   // model providers
   PROVIDER_NOT_FOUND("provider_not_found", 404, "The provider is not configured"),

@@ -120,6 +120,17 @@ public final class SandboxSubjects {
       Subject.of(P + "git.status", GitQuery.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   public static final Subject<GitQuery, GitDiff> GIT_DIFF =
       Subject.of(P + "git.diff", GitQuery.class, GitDiff.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  /** Git writes ({@link GitChange}) → the {@link GitStatus} after them; every git invocation is hardened (see sandbox-service's GitShell). */
+  public static final Subject<GitChange.InitRepository, GitStatus> GIT_INIT =
+      Subject.of(P + "git.init", GitChange.InitRepository.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<GitChange.StagePaths, GitStatus> GIT_STAGE =
+      Subject.of(P + "git.stage", GitChange.StagePaths.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<GitChange.CommitStaged, GitStatus> GIT_COMMIT =
+      Subject.of(P + "git.commit", GitChange.CommitStaged.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<GitChange.CreateBranch, GitStatus> GIT_BRANCH_CREATE =
+      Subject.of(P + "git.branch.create", GitChange.CreateBranch.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<GitChange.SwitchBranch, GitStatus> GIT_SWITCH =
+      Subject.of(P + "git.switch", GitChange.SwitchBranch.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   /** The task's web preview; refused with {@code network_disabled} when the policy has no network. */
   public static final Subject<StartPreview, PreviewState> PREVIEW_START =

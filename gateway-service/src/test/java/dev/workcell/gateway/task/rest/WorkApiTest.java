@@ -128,11 +128,6 @@ class WorkApiTest {
     given().auth().oauth2(token(ALICE)).queryParam("path", "../etc").when().get(base + "/git/diff").then().statusCode(400)
         .body("code", equalTo("invalid_path"));
     assertThat(FixtureServices.SEEN_ACTORS.get(SandboxSubjects.GIT_DIFF)).isEqualTo(new Actor(ALICE, Actor.Role.USER));
-    // Changing the repository has no backing subject yet: a clear 501, not a stub that pretends.
-    for (String change : new String[] {"init", "stage", "commit", "branches", "switch"}) {
-      given().auth().oauth2(token(ALICE)).when().post(base + "/git/" + change).then().statusCode(501)
-          .contentType("application/problem+json").body("code", equalTo("not_implemented"));
-    }
   }
 
   @Test

@@ -161,6 +161,25 @@ public class RuntimeAdmission {
         new WorkcellException(ErrorCode.CANCELLED, "the wait for a sandbox slot was released")));
   }
 
+  /**
+   * Who holds the task's sandbox now by name — a run's id, {@link #PREVIEW} — and the runs waiting in
+   * line for it; operations in flight are not named. Git writes are refused while any is there.
+   */
+  public synchronized List<String> holders(String taskId) {
+    List<String> names = new ArrayList<>();
+    Lease lease = leases.get(taskId);
+    if (lease != null) {
+      long now = clock.getAsLong();
+      lease.holds.forEach((holder, until) -> {
+        if (until > now) {
+          names.add(holder);
+        }
+      });
+    }
+    waiting.stream().filter(w -> w.taskId.equals(taskId)).forEach(w -> names.add(w.holder));
+    return names;
+  }
+
   /** A snapshot of Work caps and use, with {@code ownerId}'s own. */
   public synchronized Usage usage(String ownerId) {
     return new Usage(globalCap, active(), perUserCap, ownerId == null ? 0 : (int) ownedBy(ownerId), waiting.size(), maxWaiting);

@@ -14,6 +14,7 @@ import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.http.WebSocketFrame;
 import java.util.List;
+import org.jboss.logging.Logger;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -43,6 +44,8 @@ public final class HttpRelay {
   public interface Failure {
     void unreachable(HttpServerRequest request, Throwable cause);
   }
+
+  private static final Logger LOG = Logger.getLogger(HttpRelay.class);
 
   private final HttpClient client;
 
@@ -93,7 +96,7 @@ public final class HttpRelay {
     }
     // The client going away stops the upstream exchange too.
     out.closeHandler(v -> response.request().reset());
-    response.pipeTo(out);
+    response.pipeTo(out).onFailure(e -> LOG.debugf("relayed response cut off: %s", e));
   }
 
   private void relayWebSocket(HttpServerRequest in, String host, int port, String uri, Edits edits, Failure failure) {
@@ -112,7 +115,7 @@ public final class HttpRelay {
           forward(downstream, upstream);
           forward(upstream, downstream);
         }));
-    in.resume();
+    // Stays paused: a request read to its end can no longer be upgraded.
   }
 
   // Data frames pass in order (fragments included); control frames are answered by each side.

@@ -85,7 +85,10 @@ public class PreviewRoute {
         return;
       }
       relay.relay(request, target.host(), target.port(), upstreamUri, PreviewHardening.INSTANCE,
-          (in, e) -> RelayProblem.send(in, ErrorCode.PREVIEW_UNREACHABLE, "the preview does not answer: " + e.getMessage()));
+          (in, e) -> {
+            Log.debugf("preview of task %s unreachable: %s", link.taskId(), e);
+            RelayProblem.send(in, ErrorCode.PREVIEW_UNREACHABLE, "the preview does not answer");
+          });
     }));
   }
 

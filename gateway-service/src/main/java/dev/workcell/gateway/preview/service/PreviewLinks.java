@@ -23,12 +23,8 @@ public class PreviewLinks {
   private final Clock clock;
 
   public PreviewLinks(PreviewSettings settings) {
-    this(settings, Clock.systemUTC());
-  }
-
-  PreviewLinks(PreviewSettings settings, Clock clock) {
     this.settings = settings;
-    this.clock = clock;
+    this.clock = Clock.systemUTC();
     this.key = PreviewToken.key(settings.key(), settings.keyFile());
     if (key.isEmpty()) {
       Log.warn("no preview key configured (WORKCELL_PREVIEW_KEY[_FILE]): previews start but get no URL");

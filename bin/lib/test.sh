@@ -175,6 +175,7 @@ print("" if v is None else v)' "$1"
 
 # Real-stack check sets of the Work API and the Open Terminal API.
 source "$ROOT/bin/lib/test-work-api.sh"
+source "$ROOT/bin/lib/test-preview.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
 source "$ROOT/bin/lib/test-direct-connection.sh"
 source "$ROOT/bin/lib/test-runs.sh"
@@ -185,7 +186,7 @@ source "$ROOT/bin/lib/test-agent-routes.sh"
 source "$ROOT/bin/lib/test-overload.sh"
 source "$ROOT/bin/lib/test-compose.sh"
 
-# bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api,
+# bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api, preview,
 # open-terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
 # compose stack, bin/lib/test-compose.sh); no go test, no mvn verify.
 wt_only_stack_tests() {
@@ -204,6 +205,7 @@ wt_only_stack_tests() {
   token=$(sed -n 's/^Admin token: *//p' "$WC_LOGS/stack-test.out")
   [[ $names == *,overload,* ]] && wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,work-api,* ]] && wt_work_api_checks "$url" "$token" "${stack[@]}"
+  [[ $names == *,preview,* ]] && wt_preview_checks "$url" "$token" "$WC_STATE/stack-test/secrets/preview-key"
   [[ $names == *,disks,* ]] && wt_disk_checks "$url" "$token"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
@@ -214,7 +216,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, open-terminal, supervision, disks, compose"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, preview, open-terminal, supervision, disks, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine

@@ -67,6 +67,12 @@ public enum ErrorCode {
   PREVIEW_NOT_FOUND("preview_not_found", 422, "No supported preview entry point was found"),
   PREVIEW_AMBIGUOUS("preview_ambiguous", 422, "Several apps could be previewed; give a command"),
   PREVIEW_FAILED("preview_failed", 502, "The preview did not become ready"),
+  /** A signed preview link whose signature does not match (tampered, or another key). */
+  PREVIEW_LINK_INVALID("preview_link_invalid", 403, "The preview link is not valid"),
+  PREVIEW_LINK_EXPIRED("preview_link_expired", 403, "The preview link has expired"),
+  /** The preview the link was signed for was stopped or restarted (a new generation). */
+  PREVIEW_REVOKED("preview_revoked", 403, "The preview link no longer works: the preview was stopped or restarted"),
+  PREVIEW_UNREACHABLE("preview_unreachable", 502, "The preview does not answer"),
   NETWORK_DISABLED("network_disabled", 409, "The task has no network"),
   INVALID_PATTERN("invalid_pattern", 400, "The search pattern is not a valid regular expression or glob"),
   PROCESS_EXITED("process_exited", 400, "The process has already exited or its stdin is closed"),

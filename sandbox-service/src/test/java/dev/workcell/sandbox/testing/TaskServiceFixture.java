@@ -3,6 +3,7 @@ package dev.workcell.sandbox.testing;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.PolicyView;
+import dev.workcell.contracts.task.PreviewView;
 import dev.workcell.contracts.task.RunnerApi.RuntimeSpec;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.contracts.task.TaskSubjects.KnownTasksReply;
@@ -17,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Stands in for task-service on the module's private test NATS, serving its two contract subjects
+ * Stands in for task-service on the module's private test NATS, serving the contract subjects
  * that sandbox-service asks: known tasks (from the tasks the tests registered, or silence to simulate
  * an unanswering task-service) and a task's runtime spec (owner, policy, network, decommissioning).
  */
@@ -28,6 +29,7 @@ public class TaskServiceFixture {
   public record Task(String ownerId, PolicyView policy, boolean networkEnabled, boolean decommissioning) {}
 
   private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+  private final Map<String, Long> previewGenerations = new ConcurrentHashMap<>();
   private volatile boolean silent;
 
   // Before the reconciler's first pass (default priority), after the NATS connection (10).
@@ -44,6 +46,16 @@ public class TaskServiceFixture {
       return Uni.createFrom().item(new RuntimeSpec(id, task.ownerId(), "workcell-task-" + id, "workcell-ws-" + id,
           task.networkEnabled(), task.policy(), task.decommissioning()));
     });
+    responder.serve(TaskSubjects.PREVIEW_SET, request -> {
+      var set = request.body();
+      long generation = previewGenerations.merge(set.taskId(), "starting".equals(set.state()) ? 1L : 0L, Long::sum);
+      return Uni.createFrom().item(new PreviewView(set.taskId(), set.state(), generation, set.hostPort(), set.command(), null));
+    });
+  }
+
+  /** The preview generation task-service would hold: every "starting" report bumps it. */
+  public long previewGeneration(String taskId) {
+    return previewGenerations.getOrDefault(taskId, 0L);
   }
 
   public void add(String taskId, String ownerId) {

@@ -6,7 +6,11 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.StartPreview;
+import dev.workcell.contracts.task.PreviewView;
+import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.gateway.auth.service.CallerRequests;
+import dev.workcell.gateway.preview.service.PreviewLinks;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.task.service.TaskSandboxes;
 import io.quarkus.security.Authenticated;
@@ -16,7 +20,9 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -32,23 +38,37 @@ public class PreviewResource {
 
   private final CallerRequests caller;
   private final TaskSandboxes sandboxes;
+  private final PreviewLinks links;
 
-  public PreviewResource(CallerRequests caller, TaskSandboxes sandboxes) {
+  public PreviewResource(CallerRequests caller, TaskSandboxes sandboxes, PreviewLinks links) {
     this.caller = caller;
     this.sandboxes = sandboxes;
+    this.links = links;
   }
 
   @POST
   @Path("/start")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "startPreview", summary = "Start the task's managed web preview")
-  public Uni<PreviewState> start(@PathParam("taskId") String taskId, StartPreviewRequest body) {
+  public Uni<StartedPreview> start(@PathParam("taskId") String taskId, StartPreviewRequest body, @Context UriInfo uri) {
     String command = body == null || body.command() == null || body.command().isBlank() ? null : body.command();
     if (command != null && command.length() > Limits.COMMAND_MAX_CHARS) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command exceeds 20,000 characters");
     }
+    // The URL is signed for the generation task-service recorded when sandbox-service started it.
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.PREVIEW_START,
-        new StartPreview(owned.ref(), command), PREVIEW_DEADLINE));
+        new StartPreview(owned.ref(), command), PREVIEW_DEADLINE)
+        .chain(state -> caller.as(owned.actor(), TaskSubjects.PREVIEW_GET, new TaskRef(state.taskId()))
+            .map(view -> started(state, view, owned.ref().ownerId(), uri))));
+  }
+
+  private StartedPreview started(PreviewState state, PreviewView view, String ownerId, UriInfo uri) {
+    if (!state.running()) {
+      return new StartedPreview(state.taskId(), false, state.command(), state.containerPort(), view.generation(), null, null, null);
+    }
+    PreviewLinks.Link link = links.issue(state.taskId(), ownerId, view.generation(), uri.getBaseUri());
+    return new StartedPreview(state.taskId(), true, state.command(), state.containerPort(), view.generation(),
+        link.url(), link.path(), link.expiresAt());
   }
 
   @POST

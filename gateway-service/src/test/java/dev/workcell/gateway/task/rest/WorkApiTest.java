@@ -107,7 +107,10 @@ class WorkApiTest {
     TaskView task = FixtureServices.seedTask(ALICE);
     String base = "/api/work/tasks/" + task.id();
     given().auth().oauth2(token(ALICE)).contentType(ContentType.JSON).body(Map.of("command", "npm run dev"))
-        .when().post(base + "/preview/start").then().statusCode(200).body("running", equalTo(true));
+        .when().post(base + "/preview/start").then().statusCode(200).body("running", equalTo(true))
+        .body("generation", equalTo(7)).body("path", org.hamcrest.Matchers.startsWith("/api/work/previews/"))
+        .body("url", org.hamcrest.Matchers.matchesPattern("http://[^/]+/api/work/previews/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+/"))
+        .body("hostPort", org.hamcrest.Matchers.nullValue());
     given().auth().oauth2(token(ALICE)).when().post(base + "/preview/stop").then().statusCode(200).body("running", equalTo(false));
   }
 

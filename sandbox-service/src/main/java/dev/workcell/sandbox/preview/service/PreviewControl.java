@@ -14,6 +14,7 @@ import dev.workcell.sandbox.lifecycle.service.SandboxSession;
 import dev.workcell.sandbox.runtime.PreviewEndpoint;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxKey;
+import dev.workcell.sandbox.task.client.TaskPreviews;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Optional;
@@ -21,7 +22,8 @@ import java.util.Optional;
 /**
  * The task's one preview process, started by celld and published by the runtime on a
  * Docker-assigned loopback port. Only a sandbox with network can have one. A verified (running)
- * preview holds the sandbox's slot until it is stopped or found gone. Blocking.
+ * preview holds the sandbox's slot until it is stopped or found gone. Every start and stop is
+ * reported to task-service, whose generation counter revokes signed URLs of earlier runs. Blocking.
  */
 @ApplicationScoped
 public class PreviewControl {
@@ -32,12 +34,15 @@ public class PreviewControl {
   private final SandboxLifecycle lifecycle;
   private final SandboxDriver driver;
   private final RuntimeAdmission admission;
+  private final TaskPreviews reports;
   private final int port;
 
-  public PreviewControl(SandboxLifecycle lifecycle, SandboxDriver driver, RuntimeAdmission admission, SandboxSettings settings) {
+  public PreviewControl(SandboxLifecycle lifecycle, SandboxDriver driver, RuntimeAdmission admission, TaskPreviews reports,
+      SandboxSettings settings) {
     this.lifecycle = lifecycle;
     this.driver = driver;
     this.admission = admission;
+    this.reports = reports;
     this.port = settings.previewPort();
   }
 
@@ -50,12 +55,22 @@ public class PreviewControl {
       if (!session.spec().network()) {
         throw new WorkcellException(ErrorCode.NETWORK_DISABLED, "the task's runtime policy has no network, so it cannot serve a preview");
       }
-      var status = CelldReplies.preview(session.celld().call(new CelldRequest.PreviewStart(cmd, port), START_TIMEOUT));
-      return state(ref, session, status);
+      // First revoke the old run's URLs (new generation), then start; a failed start reports stopped.
+      reports.report(ref.taskId(), "starting", null, cmd.isEmpty() ? null : cmd);
+      PreviewState state;
+      try {
+        state = state(ref, session, CelldReplies.preview(session.celld().call(new CelldRequest.PreviewStart(cmd, port), START_TIMEOUT)));
+      } catch (RuntimeException e) {
+        reports.report(ref.taskId(), "stopped", null, null);
+        throw e;
+      }
+      reports.report(ref.taskId(), state.running() ? "ready" : "stopped", state.hostPort(), state.command());
+      return state;
     }
   }
 
   public PreviewState stop(SandboxRef ref) {
+    reports.report(ref.taskId(), "stopped", null, null);
     Optional<SandboxSession> active = lifecycle.useIfActive(ref);
     if (active.isEmpty()) {
       return stopped(ref);

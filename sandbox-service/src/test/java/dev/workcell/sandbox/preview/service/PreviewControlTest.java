@@ -33,9 +33,12 @@ class PreviewControlTest {
     SandboxRef ref = sandboxes.shared();
     sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "index.html", "<h1>preview works</h1>", null, false));
     sandboxes.call(SandboxSubjects.PREVIEW_STOP, ref);
+    long generation = taskService.previewGeneration(ref.taskId());
     try {
       PreviewState started = sandboxes.call(SandboxSubjects.PREVIEW_START, new StartPreview(ref, null));
       assertThat(started.running()).isTrue();
+      // Each start is a new generation in task-service: signed URLs of the previous run stop working.
+      assertThat(taskService.previewGeneration(ref.taskId())).isEqualTo(generation + 1);
       assertThat(started.containerPort()).isEqualTo(4173);
       assertThat(started.hostAddress()).isEqualTo("127.0.0.1");
       assertThat(started.hostPort()).isPositive();

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Preview proxy overhead on a running stack: a 1 KB and a 1 MB GET through the signed preview URL
+# (gateway → preview-proxy → the sandbox's published port) against the same GET straight to the
+# published loopback port, p50/p99 and throughput, interleaved in one run (bench.py).
+#
+#   bench/preview-proxy/run.sh [URL] [TOKEN]     (default: the stack bin/workcell up started)
+#
+# Creates a task, writes the two files, starts its preview (python's http.server), measures, deletes
+# the task. Prints a table and rewrites the top of results.md (sections from the first "## " stay).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+URL=${1:-http://127.0.0.1:8480}
+TOKEN=${2:-$("$ROOT/bin/workcell" token --user "bench-preview-$$" --role admin)}
+auth=(-H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json')
+task=$(curl -sf -X POST "${auth[@]}" -d '{"message":"preview bench","provider":"ollama","model":"none","title":"preview bench"}' \
+  "$URL/api/work/tasks" | python3 -c 'import json,sys; print(json.load(sys.stdin)["task"]["id"])')
+trap 'curl -sf -X DELETE "${auth[@]}" "$URL/api/work/tasks/$task" >/dev/null || true' EXIT
+put() {
+  python3 -c 'import json,sys; print(json.dumps({"path":sys.argv[1],"content":sys.argv[2]}))' "$1" "$2" |
+    curl -sf -X PUT "${auth[@]}" --data-binary @- "$URL/api/work/tasks/$task/file" >/dev/null
+}
+put index.html '<h1>bench</h1>'
+put 1k.bin "$(head -c 1024 /dev/zero | tr '\0' x)"
+put 1m.bin "$(head -c 1048576 /dev/zero | tr '\0' x)"
+# HTTP/1.1 keep-alive on both paths (http.server's default HTTP/1.0 closes every connection).
+server='import http.server as h; h.SimpleHTTPRequestHandler.protocol_version="HTTP/1.1"; h.test(HandlerClass=h.SimpleHTTPRequestHandler, ServerClass=h.ThreadingHTTPServer, port=4173, bind="0.0.0.0")'
+body=$(python3 -c 'import json,sys; print(json.dumps({"command": "python3 -c " + sys.argv[1]}))' "'$server'")
+started=$(curl -sf -X POST "${auth[@]}" -d "$body" "$URL/api/work/tasks/$task/preview/start")
+path=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["path"])' "$started")
+direct=$(docker ps --filter "label=dev.workcell.task=$task" --format '{{.Ports}}' | sed -n 's/.*127\.0\.0\.1:\([0-9]*\)->.*/\1/p' | head -n 1)
+[[ -n $direct ]] || { echo "no published port for $task" >&2; exit 1; }
+python3 "$ROOT/bench/preview-proxy/bench.py" "$URL$path" "http://127.0.0.1:$direct/" "$ROOT/bench/preview-proxy/results.md"

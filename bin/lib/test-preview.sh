@@ -127,7 +127,9 @@ wp_stop_revokes() {
 wp_restart() {
   WP_URL_A2=$(wp_start "$WP_A") || return 1
   [[ $WP_URL_A2 != "$WP_URL_A1" ]] || { echo "the restart reissued the same URL"; return 1; }
-  WP_URL_A3=$(wp_start "$WP_A") || return 1 # a restart while running
+  # A restart: stop, then start again (a start while one runs is 409 already_exists).
+  wa_call POST "/api/work/tasks/$WP_A/preview/stop" "$WA_ADMIN" && wa_expect 200 || return 1
+  WP_URL_A3=$(wp_start "$WP_A") || return 1
   sleep 1.2
   wp_problem "$WP_URL_A1" preview_revoked || return 1
   wp_problem "$WP_URL_A2" preview_revoked || return 1

@@ -113,6 +113,7 @@ wt_stack_tests() {
   # Early, on a fresh stack: it needs task sandboxes under the global cap, and deletes its tasks at the end.
   wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_work_api_checks "$url" "$token" "${stack[@]}"
+  wt_preview_checks "$url" "$token" "$WC_STATE/stack-test/secrets/preview-key"
   wt_disk_checks "$url" "$token"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"

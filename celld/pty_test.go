@@ -348,12 +348,10 @@ func TestBinarySupervisedTerminalBelongsToTheWorkloadUser(t *testing.T) {
 	}
 }
 
-// TestTerminalEchoRoundTrip measures a keystroke's echo through celld's frames (in-process, over
-// pipes): what celld adds to the terminal data path. A measurement, not a check: CELLD_MEASURE=1.
+// TestTerminalEchoRoundTrip: 500 keystrokes into a raw terminal each come back as output before
+// the next is sent. The round trip through celld's frames (in-process, over pipes) is logged, not
+// asserted: what celld adds to the terminal data path (bench numbers belong in bench/).
 func TestTerminalEchoRoundTrip(t *testing.T) {
-	if os.Getenv("CELLD_MEASURE") == "" {
-		t.Skip("set CELLD_MEASURE=1")
-	}
 	h := newHarness(t, harnessOpts{})
 	tm := openTerm(t, h.client, map[string]any{"command": "stty raw -echo; cat"})
 	time.Sleep(300 * time.Millisecond)

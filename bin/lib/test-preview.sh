@@ -4,6 +4,8 @@
 #
 #   wt_preview_checks URL ADMIN_TOKEN PREVIEW_KEY_FILE
 #
+# ADMIN_TOKEN: an account of the checks' own; their two task sandboxes count against its runtime limit.
+#
 # Uses wa_call / wa_expect of bin/lib/test-work-api.sh. The key file signs an expired link (the
 # launcher's secrets/preview-key of this stack).
 

@@ -113,7 +113,8 @@ wt_stack_tests() {
   # Early, on a fresh stack: it needs task sandboxes under the global cap, and deletes its tasks at the end.
   wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_work_api_checks "$url" "$token" "${stack[@]}"
-  wt_preview_checks "$url" "$token" "$WC_STATE/stack-test/secrets/preview-key"
+  # An admin of its own: its two task sandboxes count against the per-owner runtime limit (2).
+  wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" "$WC_STATE/stack-test/secrets/preview-key"
   wt_disk_checks "$url" "$token"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
@@ -206,7 +207,8 @@ wt_only_stack_tests() {
   token=$(sed -n 's/^Admin token: *//p' "$WC_LOGS/stack-test.out")
   [[ $names == *,overload,* ]] && wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,work-api,* ]] && wt_work_api_checks "$url" "$token" "${stack[@]}"
-  [[ $names == *,preview,* ]] && wt_preview_checks "$url" "$token" "$WC_STATE/stack-test/secrets/preview-key"
+  [[ $names == *,preview,* ]] && wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" \
+    "$WC_STATE/stack-test/secrets/preview-key"
   [[ $names == *,disks,* ]] && wt_disk_checks "$url" "$token"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"

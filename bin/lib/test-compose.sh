@@ -179,7 +179,7 @@ tc_sandbox_run() {
   curl -sf --max-time 120 -X POST -H "Authorization: Bearer $key" -H 'X-User-Id: compose-probe' \
     -H 'Content-Type: application/json' --data-binary "$body" \
     "http://127.0.0.1:$TC_PORT/api/open-terminal/execute?wait=60" |
-    python3 -c 'import json, sys; print("".join(e.get("data", "") for e in json.load(sys.stdin).get("output", [])))'
+    python3 -c 'import json, sys; print("".join(e.get("data", "") for e in json.load(sys.stdin).get("output", [])).replace("\r", ""))'
 }
 
 # From inside a sandbox nothing of the stack answers: every target is closed although the sandbox has

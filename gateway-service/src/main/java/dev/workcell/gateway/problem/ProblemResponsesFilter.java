@@ -45,7 +45,12 @@ public class ProblemResponsesFilter implements OASFilter {
         eventStream(responses);
       }
       for (int status : statuses(path, method)) {
-        responses.addAPIResponse(String.valueOf(status), problem(status));
+        APIResponse standard = problem(status);
+        APIResponse own = responses.getAPIResponse(String.valueOf(status));
+        // An operation's own description (the codes it can answer, as the Git writes name them) is
+        // kept; the schema, example and headers are the standard ones.
+        responses.addAPIResponse(String.valueOf(status), own == null ? standard
+            : standard.description(own.getDescription() == null ? standard.getDescription() : own.getDescription()));
       }
     }));
   }

@@ -80,6 +80,19 @@ class WorkspaceFilesTest {
   }
 
   @Test
+  void aTwoMegabyteTextComesBackByteForByte() {
+    // Quotes, newlines and multi-byte characters: what JSON escapes, and what the raw frames carry as they are.
+    String text = "line \"å\" ✓\n".repeat(142_857); // 1,999,998 bytes of UTF-8
+    FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE, new WriteFile(ref, "files-big/text.txt", text, null, true));
+    assertThat(written.size()).isEqualTo(1_999_998);
+
+    FileContent read = sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "files-big/text.txt"));
+    assertThat(read.content()).isEqualTo(text);
+    assertThat(read.size()).isEqualTo(1_999_998);
+    sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "files-big", true));
+  }
+
+  @Test
   void anEmptyDirectoryIsNotDeletedWithoutRecursive() {
     sandboxes.call(SandboxSubjects.FILES_MKDIR, new MakeDirectory(ref, "empty-dir-test/empty", true));
     assertThat(sandboxes.failure(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "empty-dir-test/empty", false)).code())

@@ -183,7 +183,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
       // No working directory in pods/exec: the container's is the spec's workdir, the one asked for.
       PodExecStream stream = new PodExecStream(listener, queues.share());
       ExecWatch watch = pods().withName(instance.name()).inContainer(PodBlueprint.CONTAINER)
-          .readingInput(stream.stdin()).writingOutput(stream.stdout()).writingError(stream.stderr())
+          .redirectingInput().writingOutput(stream.stdout()).writingError(stream.stderr())
           .usingListener(stream).exec(command.toArray(String[]::new));
       stream.attached(watch);
       return stream;

@@ -3,6 +3,8 @@ package dev.workcell.sandbox.kubernetes.client;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.kubernetes.config.KubernetesSettings;
 import dev.workcell.sandbox.runtime.RequestQueueBudget;
+import dev.workcell.sandbox.runtime.SandboxHardening;
+import dev.workcell.sandbox.runtime.SandboxSpec;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -12,6 +14,7 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** A Kubernetes driver on a mock API server's client, configured as a test asks; and the kubelet's part, played by hand. */
@@ -35,6 +38,21 @@ public final class KubernetesTestDrivers {
         .build();
     return new KubernetesSandboxDriver(client, config.getConfigMapping(SandboxSettings.class),
         config.getConfigMapping(KubernetesSettings.class), new RequestQueueBudget(4 << 20, 64 << 20), key -> WORKSPACE_BYTES);
+  }
+
+  /** A task sandbox without network. */
+  public static SandboxSpec spec() {
+    return new SandboxSpec("workcell/sandbox:dev", 1L << 30, 0, 1024, 256, 64L << 20, false, "none", List.of(), 0, "",
+        SandboxHardening.WORKSPACE, "");
+  }
+
+  /** The exec subresource's path as fabric8 asks for it (no TTY: celld's channel). */
+  public static String execPath(String namespace, String pod, String... command) {
+    StringBuilder path = new StringBuilder("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/exec?");
+    for (String part : command) {
+      path.append("command=").append(part).append('&');
+    }
+    return path.append("container=sandbox&stdin=true&stdout=true&stderr=true").toString();
   }
 
   /** What the kubelet would write once the Pod's containers run. */

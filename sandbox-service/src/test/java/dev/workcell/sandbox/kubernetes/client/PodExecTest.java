@@ -6,7 +6,6 @@ import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxKey;
-import dev.workcell.sandbox.runtime.SandboxSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -39,10 +38,10 @@ class PodExecTest {
     KubernetesSandboxDriver driver = KubernetesTestDrivers.driver(client, NAMESPACE, Map.of());
     List<SandboxInstance> pods = new ArrayList<>();
     for (int i = 0; i < SANDBOXES; i++) {
-      SandboxInstance pod = driver.create(SandboxKey.task("x" + i, "alice"), spec(), null);
+      SandboxInstance pod = driver.create(SandboxKey.task("x" + i, "alice"), KubernetesTestDrivers.spec(), null);
       KubernetesTestDrivers.markReady(client, NAMESPACE, pod.name(), "10.0.1." + (i + 1));
       // The process behind the exec: answers each line it reads on stdin, on stdout.
-      server.expect().get().withPath(execPath(pod.name(), "cat")).andUpgradeToWebSocket().open()
+      server.expect().get().withPath(KubernetesTestDrivers.execPath(NAMESPACE, pod.name(), "cat")).andUpgradeToWebSocket().open()
           .expect("\u0000ping " + i + " 0\n").andEmit(new OutputStreamMessage("pong " + i + " 0\n")).once()
           .expect("\u0000ping " + i + " 1\n").andEmit(new OutputStreamMessage("pong " + i + " 1\n")).once()
           .done().always();
@@ -77,16 +76,6 @@ class PodExecTest {
     for (Collected output : outputs) {
       assertThat(output.closed).succeedsWithin(10, TimeUnit.SECONDS);
     }
-  }
-
-  static SandboxSpec spec() {
-    return new SandboxSpec("workcell/sandbox:dev", 1L << 30, 0, 1024, 256, 64L << 20, false, "none", List.of(), 0, "",
-        SandboxHardening.WORKSPACE, "");
-  }
-
-  static String execPath(String pod, String command) {
-    return "/api/v1/namespaces/" + NAMESPACE + "/pods/" + pod + "/exec?command=" + command
-        + "&container=sandbox&stdin=true&stdout=true&stderr=true";
   }
 
   /** Platform threads now inside fabric8's client or Workcell's code (a pumper blocked on a pipe is one). */

@@ -27,17 +27,26 @@ public final class KubernetesTestDrivers {
 
   /** {@code extra}: more {@code workcell.*} properties over the test defaults. */
   public static KubernetesSandboxDriver driver(KubernetesClient client, String namespace, Map<String, String> extra) {
+    SmallRyeConfig config = config(namespace, extra);
+    return new KubernetesSandboxDriver(client, config.getConfigMapping(SandboxSettings.class),
+        config.getConfigMapping(KubernetesSettings.class), new RequestQueueBudget(4 << 20, 64 << 20), key -> WORKSPACE_BYTES);
+  }
+
+  /** The Kubernetes settings of the same configuration. */
+  public static KubernetesSettings settings(String namespace, Map<String, String> extra) {
+    return config(namespace, extra).getConfigMapping(KubernetesSettings.class);
+  }
+
+  private static SmallRyeConfig config(String namespace, Map<String, String> extra) {
     Map<String, String> values = new HashMap<>(Map.of("workcell.sandbox.instance", INSTANCE, "workcell.sandbox.backend", "kubernetes",
         "workcell.kubernetes.namespace", namespace, "workcell.kubernetes.storage-class", "fast-ssd",
         "workcell.kubernetes.pod-ready-timeout-ms", "5000", "workcell.kubernetes.pod-gone-timeout-ms", "5000"));
     values.putAll(extra);
-    SmallRyeConfig config = new SmallRyeConfigBuilder()
+    return new SmallRyeConfigBuilder()
         .withMapping(SandboxSettings.class).withMapping(KubernetesSettings.class)
         .withConverter(Duration.class, 100, new DurationConverter()) // Quarkus' "3s"-style durations
         .withDefaultValues(values)
         .build();
-    return new KubernetesSandboxDriver(client, config.getConfigMapping(SandboxSettings.class),
-        config.getConfigMapping(KubernetesSettings.class), new RequestQueueBudget(4 << 20, 64 << 20), key -> WORKSPACE_BYTES);
   }
 
   /** A task sandbox without network. */

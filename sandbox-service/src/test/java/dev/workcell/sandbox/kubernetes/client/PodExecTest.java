@@ -58,8 +58,9 @@ class PodExecTest {
     }
     // Open and idle: fabric8's input pumper would hold one platform thread per exec (SANDBOXES of
     // them, each polling its pipe every 50 ms); the drains here are virtual and end with their queue.
-    assertThat(threadsInTheClientOrDriver() - threadsBefore).as("platform threads in the client or the driver, %d execs open", SANDBOXES)
-        .isLessThan(SANDBOXES / 2);
+    int idle = threadsInTheClientOrDriver() - threadsBefore;
+    System.out.printf("PodExecTest: %d execs open and idle, %d more platform threads in the client or the driver%n", SANDBOXES, idle);
+    assertThat(idle).as("platform threads in the client or the driver, %d execs open", SANDBOXES).isLessThan(SANDBOXES / 2);
     for (int round = 0; round < 2; round++) {
       for (int i = 0; i < SANDBOXES; i++) {
         streams.get(i).write(("ping " + i + " " + round + "\n").getBytes(StandardCharsets.UTF_8));

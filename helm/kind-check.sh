@@ -3,9 +3,9 @@
 # checks against it. Needs docker, kind, kubectl, helm and python3; run from anywhere in the repo.
 #   helm/kind-check.sh            # cluster "workcell", kept afterwards
 #   KIND_CLUSTER=x KEEP=0 helm/kind-check.sh
-# Until the Kubernetes sandbox driver exists (issue 19), sandbox-service cannot start sandboxes, so the
-# Open Terminal checks that need one fail; the install, the health of every Pod, the token and the
-# gateway's answers are what this script can prove today.
+# The Open Terminal checks that need a sandbox run it on the Kubernetes driver (a Pod and PVC, celld over
+# pods/exec, terminals as celld PTY sessions on that exec). A Pod has no process limit of its own: the
+# cluster is made with the kubelet's podPidsLimit (the Docker profile's 256, decision 0022).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLUSTER=${KIND_CLUSTER:-workcell}
@@ -21,7 +21,23 @@ images=(gateway-service task-service agent-runner-service sandbox-service previe
 echo "== images (bin/workcell images --infra)"
 "$ROOT/bin/workcell" images --infra
 
-kind get clusters | grep -qx "$CLUSTER" || kind create cluster --name "$CLUSTER"
+PIDS=${WORKCELL_POD_PIDS_LIMIT:-256}
+if ! kind get clusters | grep -qx "$CLUSTER"; then
+  kind create cluster --name "$CLUSTER" --config - <<EOF
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+nodes:
+  - role: control-plane
+    kubeadmConfigPatches:
+      - |
+        kind: KubeletConfiguration
+        podPidsLimit: $PIDS
+EOF
+fi
+node=$(kubectl get nodes -o jsonpath='{.items[0].metadata.name}')
+configz=$(kubectl get --raw "/api/v1/nodes/$node/proxy/configz")
+[[ $configz == *"\"podPidsLimit\":$PIDS"* ]] \
+  || echo "WARN: the kubelet of $node has no podPidsLimit $PIDS (an existing cluster?): sandbox Pods have no process limit" >&2
 # kind's default CNI (kindnet) enforces NetworkPolicies from v0.24 on; older ones need Calico.
 for image in "${images[@]}"; do
   kind load docker-image --name "$CLUSTER" "workcell/$image:$version"

@@ -9,11 +9,15 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
@@ -72,6 +76,9 @@ class ChartTest {
   void everyPodRunsNonRootReadOnlyWithResources(String name, Map<String, Object> values) {
     RenderedChart chart = RenderedChart.render(values);
     assertThat(chart.podTemplates()).isNotEmpty();
+    // Every Pod the chart can make comes from one of those templates: no bare Pod, Job, DaemonSet or ReplicaSet.
+    assertThat(Stream.of(Pod.class, Job.class, DaemonSet.class, ReplicaSet.class).flatMap(kind -> chart.all(kind).stream()))
+        .extracting(o -> o.getKind() + "/" + o.getMetadata().getName()).isEmpty();
     chart.podTemplates().forEach((owner, template) -> {
       PodSpec pod = template.getSpec();
       assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(owner).isTrue();
@@ -147,10 +154,11 @@ class ChartTest {
         .getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo(PREFIX + "sandbox-service");
   }
 
+  /** Creating sandbox Pods, their PVCs, an exec into them, or a NetworkPolicy (which could open a sandbox's egress). */
   private static boolean grantsSandboxPowers(List<PolicyRule> rules) {
     return rules.stream().anyMatch(rule -> rule.getVerbs().stream().anyMatch(v -> v.equals("create") || v.equals("*"))
         && rule.getResources().stream().anyMatch(r -> r.equals("pods") || r.equals("persistentvolumeclaims")
-            || r.equals("pods/exec") || r.equals("*")));
+            || r.equals("pods/exec") || r.equals("networkpolicies") || r.equals("*")));
   }
 
   @Test
@@ -189,6 +197,15 @@ class ChartTest {
       assertThat(peer.getIpBlock().getCidr()).isEqualTo("0.0.0.0/0");
       assertThat(peer.getIpBlock().getExcept()).containsAll(PRIVATE_RANGES).contains("203.0.113.0/24");
     });
+    // Allowlisted sandboxes get their NetworkPolicy from sandbox-service's driver, with the same blocked ranges and DNS.
+    assertThat(env(chart, "sandbox-service")).containsEntry("WORKCELL_KUBERNETES_BLOCKED_EGRESS_CIDRS", "203.0.113.0/24")
+        .containsEntry("WORKCELL_KUBERNETES_ALLOW_CLUSTER_DNS", "true");
+    assertThat(chart.named(Role.class, PREFIX + "sandbox-driver").orElseThrow().getRules())
+        .anySatisfy(rule -> {
+          assertThat(rule.getApiGroups()).containsExactly("networking.k8s.io");
+          assertThat(rule.getResources()).containsExactly("networkpolicies");
+          assertThat(rule.getVerbs()).contains("create", "delete");
+        });
     // The one way into the cluster: DNS on port 53 of kube-dns.
     rules.stream().filter(r -> r.getTo().stream().allMatch(p -> p.getIpBlock() == null)).forEach(rule -> {
       assertThat(rule.getPorts()).allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53));

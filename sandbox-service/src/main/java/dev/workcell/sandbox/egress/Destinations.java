@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.egress;
 
+import dev.workcell.sandbox.config.SandboxSettings;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -13,12 +14,13 @@ import java.util.Map;
  * Where the egress proxy may connect: the proxy resolves names itself (the sandbox resolves nothing
  * outside its network) and connects only to public addresses, the same ranges the launcher's
  * firewall drops for open sandboxes ({@code bin/lib/sandbox-firewall.sh}), so it is never a way
- * into the host or a private network. The address checked is the address connected to.
+ * into the host or a private network. The address checked is the address connected to. The
+ * Kubernetes driver asks it too, for the addresses of an allowlisted sandbox's NetworkPolicy.
  */
-final class Destinations {
+public final class Destinations {
 
   /** Thrown when a name has no address the proxy may use; the message says why. */
-  static final class Refused extends Exception {
+  public static final class Refused extends Exception {
     Refused(String message) {
       super(message, null, false, false);
     }
@@ -30,6 +32,11 @@ final class Destinations {
 
   private final Map<String, InetAddress> overrides;
   private final boolean allowPrivate;
+
+  /** The resolver the settings describe ({@code resolve-override}), never allowing private destinations. */
+  public static Destinations publicOnly(SandboxSettings settings) {
+    return new Destinations(settings.egress().resolveOverride().map(Destinations::overrides).orElse(Map.of()), false);
+  }
 
   Destinations(Map<String, InetAddress> overrides, boolean allowPrivate) {
     this.overrides = Map.copyOf(overrides);
@@ -58,6 +65,11 @@ final class Destinations {
 
   /** The first public address of {@code host}, IPv4 first. */
   InetAddress resolve(String host) throws Refused {
+    return addresses(host).getFirst();
+  }
+
+  /** Every public address of {@code host} (the ones the proxy may connect to), IPv4 first; never empty. */
+  public List<InetAddress> addresses(String host) throws Refused {
     InetAddress[] found;
     InetAddress override = overrides.get(host.toLowerCase(Locale.ROOT));
     if (override != null) {
@@ -69,12 +81,15 @@ final class Destinations {
         throw new Refused("the name does not resolve");
       }
     }
-    return Arrays.stream(found).filter(a -> allowPrivate || isPublic(a))
-        .sorted((a, b) -> Boolean.compare(b instanceof Inet4Address, a instanceof Inet4Address))
-        .findFirst().orElseThrow(() -> new Refused("the name resolves to no public address"));
+    List<InetAddress> usable = Arrays.stream(found).filter(a -> allowPrivate || isPublic(a))
+        .sorted((a, b) -> Boolean.compare(b instanceof Inet4Address, a instanceof Inet4Address)).distinct().toList();
+    if (usable.isEmpty()) {
+      throw new Refused("the name resolves to no public address");
+    }
+    return usable;
   }
 
-  static boolean isPublic(InetAddress address) {
+  public static boolean isPublic(InetAddress address) {
     byte[] bytes = address.getAddress();
     for (String range : BLOCKED) {
       if (contains(range, bytes)) {
@@ -82,6 +97,11 @@ final class Destinations {
       }
     }
     return true;
+  }
+
+  /** Whether {@code cidr} ({@code a.b.c.d/n} or IPv6) holds {@code address}. */
+  public static boolean contains(String cidr, InetAddress address) {
+    return contains(cidr, address.getAddress());
   }
 
   private static boolean contains(String cidr, byte[] address) {

@@ -7,8 +7,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * The stdin of an attached exec: writers enqueue whole frames, the client's copy thread reads them
- * (docker-java's, or fabric8's pumper on Kubernetes).
+ * The stdin of an attached exec: writers enqueue whole frames; docker-java's copy thread reads them
+ * as a stream, the Kubernetes exec drains them with {@link #poll()} (no thread waits on it there).
  * Unlike PipedInputStream it does not die with the writing thread, and what may queue up is bounded
  * by the exec's {@link RequestQueueBudget.Share}.
  */
@@ -33,6 +33,26 @@ public final class StdinPipe extends InputStream {
     }
     share.take(data.length);
     chunks.add(data);
+  }
+
+  /**
+   * The next whole chunk without waiting, or null when none is queued (or stdin ended); its bytes
+   * leave the budget. For a single consumer that never mixes it with {@link #read}.
+   */
+  public byte[] poll() {
+    byte[] next = chunks.peek();
+    if (next == null || next == EOF) {
+      return null;
+    }
+    chunks.poll();
+    share.give(next.length);
+    return next;
+  }
+
+  /** Whether a chunk is waiting for {@link #poll()}. */
+  public boolean pending() {
+    byte[] next = chunks.peek();
+    return next != null && next != EOF;
   }
 
   @Override

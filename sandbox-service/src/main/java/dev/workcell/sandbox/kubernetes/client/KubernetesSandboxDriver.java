@@ -1,8 +1,12 @@
 package dev.workcell.sandbox.kubernetes.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.egress.Destinations;
 import dev.workcell.sandbox.egress.EgressNetwork;
 import dev.workcell.sandbox.kubernetes.config.KubernetesSettings;
 import dev.workcell.sandbox.runtime.DriverCalls;
@@ -15,20 +19,28 @@ import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import dev.workcell.sandbox.runtime.SandboxLabels;
+import dev.workcell.sandbox.runtime.SandboxPolicy;
 import dev.workcell.sandbox.runtime.SandboxSpec;
 import dev.workcell.sandbox.runtime.WorkspaceSizes;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.PodResource;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +67,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
       "CreateContainerConfigError", "CreateContainerError", "RunContainerError");
   /** No single host behind a cluster: the scheduler and the namespace's quota admit Pods (set workcell.sandbox.memory-budget). */
   private static final HostResources CLUSTER = new HostResources(1L << 50, Integer.MAX_VALUE);
+  private static final ObjectMapper POLICY_JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   private final KubernetesClient client;
   private final SandboxSettings settings;
@@ -62,6 +75,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
   private final RequestQueueBudget queues;
   private final WorkspaceSizes sizes;
   private final PodBlueprint blueprint;
+  private final EgressPolicyBlueprint egress;
 
   @Inject
   public KubernetesSandboxDriver(KubernetesClient client, SandboxSettings settings, KubernetesSettings k8s,
@@ -69,6 +83,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
     this.client = client;
     this.settings = settings;
     this.blueprint = new PodBlueprint(k8s, settings.celld().image().orElse(settings.runtimeImage()));
+    this.egress = new EgressPolicyBlueprint(k8s, Destinations.publicOnly(settings));
     this.k8s = k8s;
     this.queues = queues;
     this.sizes = sizes;
@@ -95,16 +110,21 @@ public class KubernetesSandboxDriver implements SandboxDriver {
       return List.of("pod is being deleted");
     }
     String policy = workcellLabels(actual).get(SandboxLabels.POLICY);
-    return PodCheck.drift(blueprint.pod(actual.getMetadata().getName(), labels(key, spec, policy), spec, claimName(key)), actual);
+    String name = actual.getMetadata().getName();
+    List<String> drift = new ArrayList<>(PodCheck.drift(blueprint.pod(name, labels(key, spec, policy), spec, claimName(key), allowlisted(spec)), actual));
+    if (allowlisted(spec) && networkPolicies().withName(EgressPolicyBlueprint.name(name)).get() == null) {
+      drift.add("its egress NetworkPolicy is missing");
+    }
+    return drift;
   }
 
   @Override
   public SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel) {
     return call("create the sandbox of " + key.describe(), () -> {
-      requireNoEgressAllowlist(spec);
       String claim = ensureClaim(key);
       String name = podName(key);
-      Pod wanted = blueprint.pod(name, labels(key, spec, policyLabel), spec, claim);
+      applyEgressPolicy(key, name, spec, policyLabel);
+      Pod wanted = blueprint.pod(name, labels(key, spec, policyLabel), spec, claim, allowlisted(spec));
       try {
         pods().resource(wanted).create();
       } catch (KubernetesClientException e) {
@@ -140,14 +160,15 @@ public class KubernetesSandboxDriver implements SandboxDriver {
         if (key == null) {
           throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "sandbox " + instance.name() + " names no task or home");
         }
-        requireNoEgressAllowlist(spec);
-        pods().resource(blueprint.pod(instance.name(), labels(key, spec, instance.labels().get(SandboxLabels.POLICY)), spec,
-            ensureClaim(key))).create();
+        String policyLabel = instance.labels().get(SandboxLabels.POLICY);
+        applyEgressPolicy(key, instance.name(), spec, policyLabel);
+        pods().resource(blueprint.pod(instance.name(), labels(key, spec, policyLabel), spec, ensureClaim(key), allowlisted(spec))).create();
       }
       awaitReady(instance.name());
     });
   }
 
+  /** Deletes the Pod and its egress NetworkPolicy (if any); a start writes both again. */
   @Override
   public void stop(SandboxInstance instance) {
     run("stop sandbox " + instance.name(), () -> deleteAndWait(instance.name()));
@@ -183,7 +204,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
       // No working directory in pods/exec: the container's is the spec's workdir, the one asked for.
       PodExecStream stream = new PodExecStream(listener, queues.share());
       ExecWatch watch = pods().withName(instance.name()).inContainer(PodBlueprint.CONTAINER)
-          .readingInput(stream.stdin()).writingOutput(stream.stdout()).writingError(stream.stderr())
+          .redirectingInput().writingOutput(stream.stdout()).writingError(stream.stderr())
           .usingListener(stream).exec(command.toArray(String[]::new));
       stream.attached(watch);
       return stream;
@@ -209,18 +230,44 @@ public class KubernetesSandboxDriver implements SandboxDriver {
   @Override
   public Optional<PreviewEndpoint> previewEndpoint(SandboxInstance instance) {
     return call("read the address of " + instance.name(), () -> pod(instance.name())
-        .filter(pod -> blueprint.networkLabel()[1].equals(labelsOf(pod).get(blueprint.networkLabel()[0])))
+        .filter(pod -> blueprint.networkLabel()[1].equals(labelsOf(pod).get(blueprint.networkLabel()[0]))
+            || EgressPolicyBlueprint.EGRESS_ALLOWLIST.equals(labelsOf(pod).get(EgressPolicyBlueprint.EGRESS_LABEL)))
         .filter(KubernetesSandboxDriver::ready)
         .map(pod -> pod.getStatus().getPodIP())
         .filter(ip -> ip != null && !ip.isBlank())
         .map(ip -> new PreviewEndpoint(ip, settings.previewPort())));
   }
 
-  /** An allowlist needs the egress proxy, which exists on Docker only so far: refused, never run open. */
-  private void requireNoEgressAllowlist(SandboxSpec spec) {
-    if (spec.network() && spec.networkName().equals(EgressNetwork.name(settings))) {
-      throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE,
-          "egress allowlists are not available on the kubernetes backend yet; this sandbox's policy has one");
+  /** Whether the sandbox's policy has an egress allowlist (the spec names the egress network then, decision 0012). */
+  private boolean allowlisted(SandboxSpec spec) {
+    return spec.network() && spec.networkName().equals(EgressNetwork.name(settings));
+  }
+
+  /**
+   * Writes the NetworkPolicy of an allowlisted sandbox before its Pod exists, from the policy it is
+   * created with (names resolved now); a name held by another sandbox's policy is refused.
+   */
+  private void applyEgressPolicy(SandboxKey key, String pod, SandboxSpec spec, String policyLabel) {
+    if (!allowlisted(spec)) {
+      return;
+    }
+    NetworkPolicy wanted = egress.policy(pod, key.labels(settings.instance()), allowlist(policyLabel));
+    NetworkPolicy existing = networkPolicies().withName(wanted.getMetadata().getName()).get();
+    if (existing != null && !key.owns(workcellLabels(existing), settings.instance())) {
+      throw new WorkcellException(ErrorCode.OWNERSHIP_CONFLICT, "NetworkPolicy " + wanted.getMetadata().getName()
+          + " is not labelled for this " + key.describe());
+    }
+    networkPolicies().resource(wanted).createOr(NonDeletingOperation::update);
+  }
+
+  /** The allowlist in a policy label; a label without one (or unreadable) allows nothing: fail closed. */
+  private static List<String> allowlist(String policyLabel) {
+    try {
+      SandboxPolicy policy = policyLabel == null ? null : POLICY_JSON.readValue(policyLabel, SandboxPolicy.class);
+      return policy == null || policy.egressAllowlist() == null ? List.of() : policy.egressAllowlist();
+    } catch (JsonProcessingException e) {
+      Log.warnf("unreadable policy label, its sandbox reaches nothing: %s", e.getOriginalMessage());
+      return List.of();
     }
   }
 
@@ -264,6 +311,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
     }
   }
 
+  /** Deletes the Pod, waits until it is gone, then deletes its egress NetworkPolicy if it has one. */
   private void deleteAndWait(String name) {
     PodResource pod = pods().withName(name);
     pod.withGracePeriod(PodBlueprint.GRACE_SECONDS).delete();
@@ -273,6 +321,7 @@ public class KubernetesSandboxDriver implements SandboxDriver {
       throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "pod " + name + " was not gone within "
           + k8s.podGoneTimeoutMs() + " ms (WORK_K8S_POD_GONE_TIMEOUT_MS)", timedOut);
     }
+    networkPolicies().withName(EgressPolicyBlueprint.name(name)).delete();
   }
 
   private void deleteQuietly(String name) {
@@ -305,8 +354,12 @@ public class KubernetesSandboxDriver implements SandboxDriver {
     return ResourceNames.of(key.volume(settings.instance()));
   }
 
-  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<Pod, io.fabric8.kubernetes.api.model.PodList, PodResource> pods() {
+  private NonNamespaceOperation<Pod, PodList, PodResource> pods() {
     return client.pods().inNamespace(k8s.namespace());
+  }
+
+  private NonNamespaceOperation<NetworkPolicy, NetworkPolicyList, Resource<NetworkPolicy>> networkPolicies() {
+    return client.network().v1().networkPolicies().inNamespace(k8s.namespace());
   }
 
   private Optional<Pod> pod(String name) {

@@ -83,9 +83,16 @@ final class PodBlueprint {
     return labels;
   }
 
-  Pod pod(String name, Map<String, String> dockerLabels, SandboxSpec spec, String claim) {
+  /**
+   * {@code allowlisted}: the sandbox's policy has an egress allowlist; it gets its own NetworkPolicy
+   * ({@link EgressPolicyBlueprint}) and not the network-enabled label, whose policy opens the internet.
+   */
+  Pod pod(String name, Map<String, String> dockerLabels, SandboxSpec spec, String claim, boolean allowlisted) {
     Map<String, String> labels = labels(dockerLabels);
-    if (spec.network()) {
+    if (allowlisted) {
+      labels.put(EgressPolicyBlueprint.SANDBOX_LABEL, name);
+      labels.put(EgressPolicyBlueprint.EGRESS_LABEL, EgressPolicyBlueprint.EGRESS_ALLOWLIST);
+    } else if (spec.network()) {
       String[] kv = networkLabel();
       labels.put(kv[0], kv[1]);
     }

@@ -2,6 +2,7 @@ package dev.workcell.sandbox.kubernetes.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,6 +34,19 @@ public interface KubernetesSettings {
    */
   @WithDefault("workcell.dev/network=enabled")
   String networkLabel();
+
+  /**
+   * Ranges an allowlisted sandbox never reaches, whatever its names resolve to, on top of the private,
+   * shared, link-local and loopback ranges (helm value {@code work.networkPolicy.blockedEgressCidrs}).
+   */
+  Optional<List<String>> blockedEgressCidrs();
+
+  /**
+   * Whether an allowlisted sandbox may ask the cluster DNS (port 53 of kube-dns in kube-system) to
+   * resolve its names (helm value {@code work.networkPolicy.allowClusterDns}).
+   */
+  @WithDefault("true")
+  boolean allowClusterDns();
 
   /**
    * The Pods' seccomp profile: {@code RuntimeDefault}, or {@code Localhost/<path>} for Workcell's own

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
-import dev.workcell.sandbox.config.SandboxSettings;
-import dev.workcell.sandbox.kubernetes.config.KubernetesSettings;
 import dev.workcell.sandbox.runtime.ManagedVolume;
-import dev.workcell.sandbox.runtime.RequestQueueBudget;
 import dev.workcell.sandbox.runtime.SandboxHardening;
 import dev.workcell.sandbox.runtime.SandboxInstance;
 import dev.workcell.sandbox.runtime.SandboxKey;
@@ -19,16 +16,11 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -39,15 +31,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The Kubernetes driver against fabric8's Kubernetes mock API server in CRUD mode: what it stores
  * and returns is what the driver wrote. No kubelet runs there, so a test plays the kubelet by
- * writing a Pod's status (Running and Ready, or an image that cannot be pulled), and pods/exec,
- * which needs a container runtime, is not exercised here at all.
+ * writing a Pod's status (Running and Ready, or an image that cannot be pulled); pods/exec is
+ * {@link PodExecTest}'s.
  */
 @EnableKubernetesMockClient(crud = true, https = false)
 class KubernetesSandboxDriverTest {
 
   private static final String NAMESPACE = "sandboxes-test";
-  private static final String INSTANCE = "k8s-test";
-  private static final long WORKSPACE_BYTES = 3L << 30;
+  private static final String INSTANCE = KubernetesTestDrivers.INSTANCE;
+  private static final long WORKSPACE_BYTES = KubernetesTestDrivers.WORKSPACE_BYTES;
 
   static KubernetesClient client;
   static KubernetesMockServer server;
@@ -58,15 +50,7 @@ class KubernetesSandboxDriverTest {
   void cleanNamespace() {
     client.pods().inNamespace(NAMESPACE).delete();
     client.persistentVolumeClaims().inNamespace(NAMESPACE).delete();
-    SmallRyeConfig config = new SmallRyeConfigBuilder()
-        .withMapping(SandboxSettings.class).withMapping(KubernetesSettings.class)
-        .withConverter(Duration.class, 100, new DurationConverter()) // Quarkus' "3s"-style durations
-        .withDefaultValues(Map.of("workcell.sandbox.instance", INSTANCE, "workcell.sandbox.backend", "kubernetes",
-            "workcell.kubernetes.namespace", NAMESPACE, "workcell.kubernetes.storage-class", "fast-ssd",
-            "workcell.kubernetes.pod-ready-timeout-ms", "5000", "workcell.kubernetes.pod-gone-timeout-ms", "5000"))
-        .build();
-    driver = new KubernetesSandboxDriver(client, config.getConfigMapping(SandboxSettings.class),
-        config.getConfigMapping(KubernetesSettings.class), new RequestQueueBudget(4 << 20, 64 << 20), key -> WORKSPACE_BYTES);
+    driver = KubernetesTestDrivers.driver(client, NAMESPACE, Map.of());
   }
 
   private static SandboxSpec spec(long memoryBytes, boolean network) {
@@ -279,8 +263,7 @@ class KubernetesSandboxDriverTest {
   }
 
   private static void markReady(String name, String ip) {
-    client.pods().inNamespace(NAMESPACE).withName(name).editStatus(pod -> new PodBuilder(pod).withStatus(new PodStatusBuilder()
-        .withPhase("Running").withPodIP(ip).withConditions(new PodConditionBuilder().withType("Ready").withStatus("True").build()).build()).build());
+    KubernetesTestDrivers.markReady(client, NAMESPACE, name, ip);
   }
 
   private static void awaitPod(String name) throws InterruptedException {

@@ -9,6 +9,7 @@ result the conversation already holds, then a short final answer:
   slow-     run_command "sleep 5", write_file result.txt
   preview-  write_file index.html, start_preview
   timeout-  run_command "sleep 10" (no timeout of its own: the deployment's applies)
+  net-      run_command "ls /sys/class/net > net.txt" (which interfaces the sandbox has)
   fault-    twelve rounds of run_command "sleep 2" and write_file step<N>.txt (a run that spans service kills)
 Any other model is "not found" (404), as a real Ollama answers.
 """
@@ -40,6 +41,7 @@ def steps(model):
         "slow-": [command("sleep 5"), write("result.txt", "made by %s\n" % model)],
         "preview-": [write("index.html", "<h1>%s</h1>\n" % model), {"function": {"name": "start_preview", "arguments": {}}}],
         "timeout-": [command("sleep 10")],
+        "net-": [command("ls /sys/class/net > /workspace/net.txt")],
         "fault-": [step for n in range(1, 13) for step in (command("sleep 2"), write("step%d.txt" % n, "step %d\n" % n))],
     }.get(prefix)
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Administration on a real stack (issue 24): runtime policies as the sandbox sees them, and Git writes
-# refused while a run holds the sandbox. Runs go through the runs fixture model (bin/lib/e2e/
+# Administration on a real stack (issue 24): runtime policies as the sandbox sees them, Git writes
+# refused while a run holds the sandbox, and the client generated from /q/openapi. Runs go through the runs fixture model (bin/lib/e2e/
 # runs_ollama_fixture.py) added as an admin provider, so the sandbox's own view is what is checked.
 # Sourced after bin/lib/test-work-api.sh (wa_call, wa_expect) and bin/lib/test-runs.sh (the fixture);
 # defines functions only.
@@ -38,7 +38,7 @@ wad_sandbox_is() {
 wad_interfaces() {
   wt_runs_wait 120 wad_run_ended || { echo "the run did not end"; return 1; }
   wa_call GET "/api/work/tasks/$WAD_TASK/file?path=net.txt" "$WA_ADMIN" >/dev/null && [[ $WA_STATUS == 200 ]] || return 1
-  wt_json content <<<"$WA_BODY" | tr '\n' ' '
+  wt_json content <<<"$WA_BODY" | xargs # "lo eth0": one line, single spaces
 }
 
 wad_provider() {
@@ -56,7 +56,7 @@ wad_network_off_inside() {
   wad_task_with net-off "$WAD_POLICY" || return 1
   seen=$(wad_interfaces) || return 1
   echo "interfaces inside: $seen"
-  [[ $seen == 'lo ' ]]
+  [[ $seen == lo ]]
 }
 
 # Deleting the policy resets its tasks (network on); the running or stopped sandbox keeps what it was
@@ -65,13 +65,18 @@ wad_policy_delete_falls_back() {
   local seen
   [[ -n $WAD_POLICY && -n $WAD_TASK ]] || return 1
   wt_runs_wait 60 wad_sandbox_is stopped || { echo "the sandbox did not stop after the run"; return 1; }
+  wa_call PUT "/api/work/tasks/$WAD_TASK/file" "$WA_ADMIN" '{"path":"kept.txt","content":"before the delete\n"}' \
+    && wa_expect 200 || return 1
+  wt_runs_wait 60 wad_sandbox_is stopped || return 1
   wa_call DELETE "/api/work/admin/policies/$WAD_POLICY" "$WA_ADMIN" && wa_expect 200 || return 1
   grep -q '"tasksReset":1' <<<"$WA_BODY" || return 1
   wa_call POST "/api/work/tasks/$WAD_TASK/runs" "$WA_ADMIN" '{"message":"again"}' && wa_expect 201 || return 1
   seen=$(wad_interfaces) || return 1
   echo "interfaces inside after the delete: $seen"
-  [[ $seen == *lo* && $seen != 'lo ' ]] || return 1
-  wa_call GET "/api/work/tasks/$WAD_TASK/files?path=" "$WA_ADMIN" && grep -q '"name":"net.txt"' <<<"$WA_BODY"
+  # net.txt said "lo" alone: a second interface means this run wrote it, in a sandbox with a network.
+  [[ $seen == *lo* && $seen == *' '* ]] || return 1
+  wa_call GET "/api/work/tasks/$WAD_TASK/file?path=kept.txt" "$WA_ADMIN" && wa_expect 200 \
+    && grep -q '"content":"before the delete\\n"' <<<"$WA_BODY"
 }
 
 # Policies never carry hardening: a field a policy does not have is refused, not ignored.
@@ -110,6 +115,17 @@ wad_git_write_during_run() {
   wa_expect 200
 }
 
+# The Java client openapi-generator makes from /q/openapi (openapi-client-tests) creates a task on the
+# fixture provider, streams its run's events to done and reads the file the model wrote.
+wad_generated_client() {
+  local log=$WC_LOGS/openapi-client-test.log
+  (cd "$ROOT" && ./mvnw -B -pl openapi-client-tests verify -Dworkcell.url="$WA_URL" -Dworkcell.token="$WA_ADMIN" \
+    -Dworkcell.provider-id=admin-check) >"$log" 2>&1
+  local rc=$?
+  grep -E 'Tests run:|BUILD|ERROR' "$log" | head -n 20
+  ((rc == 0)) && grep -q 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0' "$log"
+}
+
 wad_cleanup() {
   local id
   wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null
@@ -139,5 +155,7 @@ wt_admin_checks() {
     wad_hardening_field_refused
   wt_check "admin: Git init, stage and commit during an active run are 409 sandbox_in_use; after it ends init works" \
     wad_git_write_during_run
+  wt_check "admin: a client generated from /q/openapi creates a task, streams its events to done and reads the model's file" \
+    wad_generated_client
   wt_check "admin: the check's tasks and provider are removed" wad_cleanup
 }

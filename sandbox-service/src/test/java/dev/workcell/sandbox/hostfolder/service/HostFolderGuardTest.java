@@ -34,6 +34,13 @@ class HostFolderGuardTest {
     outside = Files.createDirectories(tmp.resolve("elsewhere"));
     state = Files.createDirectories(root.resolve("team/.workcell"));
     Files.createDirectories(root.resolve("engine"));
+    Files.createDirectories(state.resolve("logs"));
+    // A root that is a prefix as text is not a parent: /…/projects-old is not inside /…/projects.
+    Files.createDirectories(tmp.resolve("roots/projects-old"));
+    Files.createSymbolicLink(root.resolve("escape"), outside);
+    Files.createSymbolicLink(root.resolve("etc"), Path.of("/etc"));
+    Files.createSymbolicLink(root.resolve("everything"), Path.of("/"));
+    Files.createSymbolicLink(root.resolve("state-link"), state);
     guard = guard(true, false);
   }
 
@@ -50,6 +57,13 @@ class HostFolderGuardTest {
       return e.code();
     }
     throw new AssertionError(folder + " was accepted");
+  }
+
+  /** Each folder, asked for by an admin, is refused with this code. */
+  private void refused(ErrorCode code, String... folders) {
+    for (String folder : folders) {
+      assertThat(refusal(guard, ADMIN, folder)).as(folder).isEqualTo(code);
+    }
   }
 
   @Test
@@ -82,49 +96,26 @@ class HostFolderGuardTest {
   void aMissingFolderAFileOrARelativePath() throws IOException {
     Path file = Files.writeString(root.resolve("notes.txt"), "x");
 
-    assertThat(refusal(guard, ADMIN, root.resolve("missing").toString())).isEqualTo(ErrorCode.HOST_FOLDER_NOT_FOUND);
-    assertThat(refusal(guard, ADMIN, file.toString())).isEqualTo(ErrorCode.HOST_FOLDER_NOT_FOUND);
-    assertThat(refusal(guard, ADMIN, "projects/app")).isEqualTo(ErrorCode.INVALID_REQUEST);
-    assertThat(refusal(guard, ADMIN, "")).isEqualTo(ErrorCode.INVALID_REQUEST);
+    refused(ErrorCode.HOST_FOLDER_NOT_FOUND, root.resolve("missing").toString());
+    refused(ErrorCode.HOST_FOLDER_NOT_FOUND, file.toString());
+    refused(ErrorCode.INVALID_REQUEST, "projects/app");
+    refused(ErrorCode.INVALID_REQUEST, "");
   }
 
   @Test
-  void outsideEveryRootEvenThroughALinkOrDotDot() throws IOException {
-    Files.createSymbolicLink(root.resolve("escape"), outside);
-
-    assertThat(refusal(guard, ADMIN, outside.toString())).isEqualTo(ErrorCode.HOST_FOLDER_OUTSIDE_ROOTS);
-    assertThat(refusal(guard, ADMIN, root.resolve("escape").toString())).isEqualTo(ErrorCode.HOST_FOLDER_OUTSIDE_ROOTS);
-    assertThat(refusal(guard, ADMIN, root.resolve("../../elsewhere").toString())).isEqualTo(ErrorCode.HOST_FOLDER_OUTSIDE_ROOTS);
-    // A root that is a prefix as text is not a parent: /…/projects-old is not inside /…/projects.
-    String sibling = Files.createDirectories(tmp.resolve("roots/projects-old")).toString();
-    assertThat(refusal(guard, ADMIN, sibling)).isEqualTo(ErrorCode.HOST_FOLDER_OUTSIDE_ROOTS);
+  void outsideEveryRootEvenThroughALinkOrDotDot() {
+    refused(ErrorCode.HOST_FOLDER_OUTSIDE_ROOTS, outside.toString(), root.resolve("escape").toString(),
+        root.resolve("../../elsewhere").toString(), tmp.resolve("roots/projects-old").toString());
   }
 
   @Test
-  void systemDirectoriesEvenThroughALinkInsideARoot() throws IOException {
-    Files.createSymbolicLink(root.resolve("etc"), Path.of("/etc"));
-    Files.createSymbolicLink(root.resolve("everything"), Path.of("/"));
-
-    assertThat(refusal(guard, ADMIN, root.resolve("etc").toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    assertThat(refusal(guard, ADMIN, root.resolve("everything").toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    assertThat(refusal(guard, ADMIN, "/")).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    assertThat(refusal(guard, ADMIN, "/usr/share")).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
+  void systemDirectoriesTheStateFolderAndTheDockerSocketEvenThroughALink() {
     // /var holds /var/lib/docker: mounting it would hand the sandbox the engine's state.
-    assertThat(refusal(guard, ADMIN, "/var")).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-  }
-
-  @Test
-  void theStateFolderItsParentsAndTheDockerSocketsFolder() throws IOException {
-    Files.createSymbolicLink(root.resolve("state-link"), state);
-
-    assertThat(refusal(guard, ADMIN, state.toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    assertThat(refusal(guard, ADMIN, state.resolve("..").toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    assertThat(refusal(guard, ADMIN, root.resolve("state-link").toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    assertThat(refusal(guard, ADMIN, Files.createDirectories(state.resolve("logs")).toString()))
-        .isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    // DOCKER_HOST's socket lies in engine/: that folder would give the sandbox the engine.
-    assertThat(refusal(guard, ADMIN, root.resolve("engine").toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
-    // The root itself holds both.
-    assertThat(refusal(guard, ADMIN, root.toString())).isEqualTo(ErrorCode.HOST_FOLDER_DENIED);
+    refused(ErrorCode.HOST_FOLDER_DENIED, root.resolve("etc").toString(), root.resolve("everything").toString(), "/",
+        "/usr/share", "/var");
+    refused(ErrorCode.HOST_FOLDER_DENIED, state.toString(), state.resolve("..").toString(),
+        root.resolve("state-link").toString(), state.resolve("logs").toString());
+    // DOCKER_HOST's socket lies in engine/ (that folder would give the sandbox the engine); the root holds both.
+    refused(ErrorCode.HOST_FOLDER_DENIED, root.resolve("engine").toString(), root.toString());
   }
 }

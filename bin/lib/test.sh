@@ -113,6 +113,7 @@ wt_stack_tests() {
   # Early, on a fresh stack: it needs task sandboxes under the global cap, and deletes its tasks at the end.
   wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_work_api_checks "$url" "$token" "${stack[@]}"
+  wt_admin_checks "$url" "$token" "${stack[@]}"
   # An admin of its own: its two task sandboxes count against the per-owner runtime limit (2).
   wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" "$WC_STATE/stack-test/secrets/preview-key"
   wt_disk_checks "$url" "$token"
@@ -177,6 +178,7 @@ print("" if v is None else v)' "$1"
 
 # Real-stack check sets of the Work API and the Open Terminal API.
 source "$ROOT/bin/lib/test-work-api.sh"
+source "$ROOT/bin/lib/test-admin.sh"
 source "$ROOT/bin/lib/test-preview.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
 source "$ROOT/bin/lib/test-direct-connection.sh"
@@ -207,6 +209,7 @@ wt_only_stack_tests() {
   token=$(sed -n 's/^Admin token: *//p' "$WC_LOGS/stack-test.out")
   [[ $names == *,overload,* ]] && wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,work-api,* ]] && wt_work_api_checks "$url" "$token" "${stack[@]}"
+  [[ $names == *,admin,* ]] && wt_admin_checks "$url" "$token" "${stack[@]}"
   [[ $names == *,preview,* ]] && wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" \
     "$WC_STATE/stack-test/secrets/preview-key"
   [[ $names == *,disks,* ]] && wt_disk_checks "$url" "$token"
@@ -219,7 +222,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, preview, open-terminal, supervision, disks, compose"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, supervision, disks, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine

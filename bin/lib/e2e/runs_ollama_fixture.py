@@ -9,6 +9,7 @@ result the conversation already holds, then a short final answer:
   slow-     run_command "sleep 5", write_file result.txt
   preview-  write_file index.html, start_preview
   timeout-  run_command "sleep 10" (no timeout of its own: the deployment's applies)
+  net-      run_command "ls /sys/class/net > net.txt" (which interfaces the sandbox has), in every run
   fault-    twelve rounds of run_command "sleep 2" and write_file step<N>.txt (a run that spans service kills)
 Any other model is "not found" (404), as a real Ollama answers.
 """
@@ -40,12 +41,13 @@ def steps(model):
         "slow-": [command("sleep 5"), write("result.txt", "made by %s\n" % model)],
         "preview-": [write("index.html", "<h1>%s</h1>\n" % model), {"function": {"name": "start_preview", "arguments": {}}}],
         "timeout-": [command("sleep 10")],
+        "net-": [command("ls /sys/class/net > /workspace/net.txt")],
         "fault-": [step for n in range(1, 13) for step in (command("sleep 2"), write("step%d.txt" % n, "step %d\n" % n))],
     }.get(prefix)
 
 
 def script(model, messages):
-    if model.startswith("fault-"):  # each run of the conversation plays the whole script again
+    if model.startswith(("fault-", "net-")):  # each run of the conversation plays the whole script again
         last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
         messages = messages[last_user + 1:]
     done = sum(1 for m in messages if m.get("role") == "tool")

@@ -87,6 +87,14 @@ public enum ErrorCode {
   NO_COMMITS("no_commits", 409, "The repository has no commit yet"),
   TOO_MANY_PATHS("too_many_paths", 413, "More than 200 paths in one request"),
   COMMIT_MESSAGE_TOO_LONG("commit_message_too_long", 413, "The commit message exceeds 4,000 characters"),
+  // host-folder workspaces (decision 0023)
+  HOST_FOLDERS_DISABLED("host_folders_disabled", 403, "Host-folder workspaces are off on this deployment"),
+  HOST_FOLDERS_UNSUPPORTED("host_folders_unsupported", 422, "Host-folder workspaces are not available on the Kubernetes backend"),
+  HOST_FOLDER_NOT_FOUND("host_folder_not_found", 422, "The host folder does not exist or is not a directory"),
+  /** The folder's real path (links resolved) is not inside a configured root. */
+  HOST_FOLDER_OUTSIDE_ROOTS("host_folder_outside_roots", 403, "The host folder is not inside a configured host-folder root"),
+  /** The folder's real path is, lies in or holds a system directory, Workcell's state folder or the Docker socket. */
+  HOST_FOLDER_DENIED("host_folder_denied", 403, "The host folder is or holds a system directory, Workcell's state folder or the Docker socket"),
 
   // model providers
   PROVIDER_NOT_FOUND("provider_not_found", 404, "The provider is not configured"),

@@ -3,7 +3,13 @@ package dev.workcell.gateway.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +19,9 @@ import org.junit.jupiter.api.Test;
 /** What a generated client relies on in /q/openapi: operation ids, problem answers with their codes, the event stream's type. */
 @QuarkusTest
 class OpenApiDocumentTest {
+
+  /** The document openapi-client-tests generates its client from; regenerate with -Dworkcell.regenerate=true. */
+  private static final Path CLIENT_SNAPSHOT = Path.of("../openapi-client-tests/src/test/openapi/workcell-openapi.json");
 
   @SuppressWarnings("unchecked")
   @Test
@@ -56,5 +65,33 @@ class OpenApiDocumentTest {
     Map<String, Object> problem = given().queryParam("format", "json").get("/q/openapi").then().extract().jsonPath()
         .getMap("components.schemas.Problem.properties.code");
     assertThat((List<String>) problem.get("enum")).contains("invalid_request", "rate_limited", "not_found", "conflict");
+  }
+
+  @SuppressWarnings("unchecked")
+  @Test
+  void noReadTakesARequestBody() {
+    Map<String, Map<String, Map<String, Object>>> paths = given().queryParam("format", "json").get("/q/openapi").then()
+        .statusCode(200).extract().jsonPath().getMap("paths");
+    // A server-side object (Vert.x's RoutingContext) once appeared as a required JSON body of three reads.
+    paths.forEach((path, operations) -> assertThat(operations.getOrDefault("get", Map.of())).as("GET %s", path)
+        .doesNotContainKey("requestBody"));
+    assertThat(given().queryParam("format", "json").get("/q/openapi").then().extract().jsonPath()
+        .getMap("components.schemas")).doesNotContainKey("RoutingContext");
+  }
+
+  /** The generated client (openapi-client-tests) is built from exactly the document the gateway serves. */
+  @Test
+  void theGeneratedClientsSnapshotIsTheServedDocument() throws IOException {
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    JsonNode served = mapper.readTree(given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+        .extract().asString());
+    if (Boolean.getBoolean("workcell.regenerate")) {
+      Files.writeString(CLIENT_SNAPSHOT, mapper.writeValueAsString(mapper.treeToValue(served, Object.class)) + "\n");
+    }
+    assertThat(mapper.readTree(CLIENT_SNAPSHOT.toFile()))
+        .as(CLIENT_SNAPSHOT + " differs from /q/openapi; regenerate: ./mvnw -B -pl gateway-service verify "
+            + "-Dtest=OpenApiDocumentTest -Dworkcell.regenerate=true")
+        .isEqualTo(served);
   }
 }

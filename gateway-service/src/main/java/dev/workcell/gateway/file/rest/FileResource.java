@@ -25,6 +25,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -65,7 +66,7 @@ public class FileResource {
   @GET
   @Path("/file")
   @Operation(operationId = "readWorkspaceFile", summary = "Read a UTF-8 text file of at most 2,000,000 bytes")
-  public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path, RoutingContext context) {
+  public Uni<FileContent> read(@PathParam("taskId") String taskId, @QueryParam("path") String path, @Context RoutingContext context) {
     String file = Inputs.workspacePath(path, true);
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_READ,
         new ReadFile(owned.ref(), file), SANDBOX_DEADLINE)

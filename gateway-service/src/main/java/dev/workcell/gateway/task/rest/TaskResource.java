@@ -31,6 +31,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.net.URI;
 import java.time.Duration;
@@ -81,7 +82,7 @@ public class TaskResource {
   @GET
   @Path("/{taskId}")
   @Operation(operationId = "getTask", summary = "The task, its latest run and newest messages")
-  public Uni<TaskDetail> get(@PathParam("taskId") String taskId, RoutingContext context) {
+  public Uni<TaskDetail> get(@PathParam("taskId") String taskId, @Context RoutingContext context) {
     String user = GatewayBudget.account(token.getSubject());
     // A page of messages (up to 1,000,000 bytes) is in memory until the answer is sent: counted.
     return caller.ask(TaskSubjects.GET, new TaskRef(Inputs.id(taskId)))
@@ -92,7 +93,7 @@ public class TaskResource {
   @Path("/{taskId}/messages")
   @Operation(operationId = "listTaskMessages", summary = "Older messages, oldest first, before a message id")
   public Uni<MessagePage> messages(@PathParam("taskId") String taskId, @QueryParam("before") String before,
-      @QueryParam("limit") String limit, RoutingContext context) {
+      @QueryParam("limit") String limit, @Context RoutingContext context) {
     Long beforeId = before == null || before.isBlank() ? null : number("before", before, Long.MAX_VALUE);
     int size = limit == null || limit.isBlank() ? 0 : (int) number("limit", limit, Limits.MESSAGE_PAGE_MAX_MESSAGES);
     String user = GatewayBudget.account(token.getSubject());

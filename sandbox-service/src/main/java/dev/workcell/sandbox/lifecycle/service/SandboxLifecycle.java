@@ -262,11 +262,12 @@ public class SandboxLifecycle {
     // owner's tasks and tasks being deleted get none. A new container takes the current policy;
     // a home's comes from settings.
     SandboxPolicy policy = key.home() ? tasks.policyForHome() : tasks.policyFor(new SandboxRef(key.taskId(), key.ownerId()));
-    if (reusable != null && egressSwitched(reusable.instance(), policy)) {
-      // Whether a policy has an egress allowlist decides the sandbox's network (decision 0012): a
-      // switch applies when the sandbox next starts, by a recreate (volume kept), not only at an explicit one.
-      Log.infof("the policy of %s %s egress allowlist: recreating its sandbox on the other network (volume kept)",
-          key.describe(), policy.egressAllowlist() == null ? "lost its" : "gained an");
+    if (reusable != null && networkSwitched(reusable.instance(), policy)) {
+      // The network is fixed at create: whether the task's policy turns it off (a deleted policy falls
+      // back to on) or has an egress allowlist (decision 0012). A switch applies when the sandbox next
+      // starts, by a recreate (volume kept), not only at an explicit one; a running sandbox keeps its network.
+      Log.infof("the policy of %s now puts its sandbox on another network (%s): recreating it (volume kept)",
+          key.describe(), networkOf(policy));
       reusable = null;
     }
     boolean admitted = key.home() ? admitHome(taskId) : admission.admit(taskId, key.admissionOwner());
@@ -391,10 +392,17 @@ public class SandboxLifecycle {
 
   private record Verified(SandboxInstance instance, SandboxSpec spec) {}
 
-  /** Whether the current policy gained or lost its egress allowlist since the sandbox was created. */
-  private boolean egressSwitched(SandboxInstance instance, SandboxPolicy current) {
+  /** Whether the current policy names another network than the sandbox was created on (none, open, egress). */
+  private boolean networkSwitched(SandboxInstance instance, SandboxPolicy current) {
     SandboxPolicy created = specs.decode(instance.labels().get(SandboxLabels.POLICY));
-    return (created.egressAllowlist() == null) != (current.egressAllowlist() == null);
+    return !networkOf(created).equals(networkOf(current));
+  }
+
+  private static String networkOf(SandboxPolicy policy) {
+    if (Boolean.FALSE.equals(policy.network())) {
+      return "none";
+    }
+    return policy.egressAllowlist() == null ? "open" : "egress allowlist";
   }
 
   /**

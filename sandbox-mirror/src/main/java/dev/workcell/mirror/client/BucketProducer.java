@@ -4,6 +4,7 @@ import dev.workcell.mirror.config.MirrorSettings;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,7 +23,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public class BucketProducer {
 
   @Produces
-  @ApplicationScoped
+  @Singleton // an Optional cannot have a client proxy
   Optional<Bucket> bucket(MirrorSettings settings) {
     MirrorSettings.S3 s3 = settings.s3();
     if (s3.endpoint().isEmpty()) {

@@ -72,6 +72,18 @@ final class S3Server implements AutoCloseable {
     process.waitFor(20, TimeUnit.SECONDS);
   }
 
+  String endpoint() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  static String accessKey() {
+    return ID;
+  }
+
+  static String secretKey() {
+    return SECRET;
+  }
+
   S3Client client() {
     return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port)).region(Region.US_EAST_1)
         .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())

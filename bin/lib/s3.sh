@@ -7,7 +7,8 @@
 # Public:   ensure_s3, stop_s3, s3_ready, WC_S3_URL, WC_S3_BUCKET
 # Reads:    WORKCELL_S3_PORT (19480), WORKCELL_S3_BUCKET (workcell-mirror)
 
-WC_S3_PORT=${WORKCELL_S3_PORT:-19480}
+# Beside the port base like the services (8480 → 19480), so a test stack (9480) has its own.
+WC_S3_PORT=${WORKCELL_S3_PORT:-$((${WORKCELL_PORT_BASE:-8480} + 11000))}
 WC_S3_URL=http://127.0.0.1:$WC_S3_PORT
 WC_S3_BUCKET=${WORKCELL_S3_BUCKET:-workcell-mirror}
 WC_S3_VERSION=4.1.0

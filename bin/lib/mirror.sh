@@ -27,3 +27,18 @@ last = " (last %s: %s)" % (s["lastErrorAt"], s["lastError"]) if s.get("lastError
 print("errors          %d%s" % (s["errors"], last))
 PY
 }
+
+# bin/workcell restore --home USER_ID | --task ID [--path P] [--deleted-on DATE] — files from the
+# bucket (or from .deleted/DATE/) back into the sandbox through the file API, as the operator.
+mirror_restore() {
+  s3_ready || wc_die "the S3 server does not answer (bin/workcell status)"
+  local -a auth=()
+  if [[ " $* " == *" --task "* ]]; then
+    auth=(WORKCELL_ADMIN_TOKEN="$(wc_admin_token)")
+  else
+    auth=(WORKCELL_TERMINAL_SERVER_KEY="$(wc_secret terminal-server-key)")
+  fi
+  env S3_URL="$WC_S3_URL" S3_BUCKET="$WC_S3_BUCKET" S3_ACCESS_KEY="$(wc_secret s3-access-key)" \
+    S3_SECRET_KEY="$(wc_secret s3-secret-key)" WORKCELL_URL="$WC_URL" "${auth[@]}" \
+    python3 "$ROOT/bin/lib/mirror-restore.py" "$@"
+}

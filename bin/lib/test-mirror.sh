@@ -18,7 +18,9 @@ wt_mirror_checks() {
     wt_mirror_home_file "$url" "$key" "$state" "$s3" "$user"
   wt_check "mirror: from a sandbox the S3 endpoint is unreachable (open from the host) and its credentials appear nowhere" \
     wt_mirror_sandbox_isolated "$url" "$key" "$state" "$s3" "$user"
-  wt_check "mirror: bin/workcell mirror reports objects and no lag" \
+  wt_check "mirror: a deleted home file moves under .deleted/<date>/ and bin/workcell restore brings it back" \
+    wt_mirror_restore "$url" "$key" "$state" "$s3" "$user" "$@"
+  wt_check "mirror: bin/workcell mirror reports objects" \
     bash -c '"$@" mirror | tee /dev/stderr | grep -qE "^objects +[1-9]"' _ "$@"
 }
 
@@ -59,6 +61,19 @@ wt_mirror_home_file() {
     -d '{"path":"notes/home.txt","content":"mirrored from a home"}' "$url/api/open-terminal/files/write" >/dev/null || return 1
   home=$(printf '%s' "$user" | sha256sum | cut -d' ' -f1)
   wt_mirror_await "$state" "$s3" "homes/$home/notes/home.txt" "mirrored from a home"
+}
+
+wt_mirror_restore() {
+  local url=$1 key=$2 state=$3 s3=$4 user=$5 home day
+  shift 5
+  home=$(printf '%s' "$user" | sha256sum | cut -d' ' -f1)
+  day=$(date -u +%F)
+  curl -sf -X DELETE -H "Authorization: Bearer $key" -H "X-User-Id: $user" \
+    "$url/api/open-terminal/files/delete?path=notes/home.txt" >/dev/null || return 1
+  wt_mirror_await "$state" "$s3" ".deleted/$day/homes/$home/notes/home.txt" "mirrored from a home" || return 1
+  "$@" restore --home "$user" --deleted-on "$day" >&2 || return 1
+  curl -sf -H "Authorization: Bearer $key" -H "X-User-Id: $user" "$url/api/open-terminal/files/read?path=notes/home.txt" |
+    grep -q "mirrored from a home"
 }
 
 # Probes the S3 port on the sandbox's loopback, the host's addresses and the sandbox network's

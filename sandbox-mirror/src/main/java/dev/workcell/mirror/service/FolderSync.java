@@ -80,16 +80,19 @@ final class FolderSync {
 
   /** Folder {@code folder} of {@code volume}; {@code deep} walks its subfolders too (stat only when unchanged). */
   void sync(Volume volume, String folder, boolean deep, Map<String, StoredObject> stored) throws IOException {
-    var listed = volume.tree.list(folder);
-    if (listed.isEmpty()) {
-      forget(volume, folder);
-      return;
-    }
     if (!volume.index.containsKey(folder)) {
+      // Watch before listing: a file made between the listing and the watch would otherwise go unseen.
       volume.index.put(folder, new ConcurrentHashMap<>());
       if (!volume.unwatched && !watches.watch(volume, folder)) {
         volume.unwatched = true;
       }
+    }
+    var listed = volume.tree.list(folder);
+    if (listed.isEmpty()) {
+      if (!folder.isEmpty()) {
+        forget(volume, folder);
+      } // the volume's own root: discovery tells a removed volume from an unmounted one
+      return;
     }
     Map<String, Volume.Copied> known = volume.index.get(folder);
     Set<String> seenFiles = new HashSet<>();

@@ -40,6 +40,7 @@ declare -A WC_PASS_ENV=(
     WORKCELL_SANDBOX_*"
   [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_* WORKCELL_PREVIEW_PUBLIC_URL WORKCELL_PREVIEW_URL_TTL"
   [preview-proxy-service]="WORKCELL_PREVIEW_CHECK_TTL"
+  [sandbox-mirror]="WORKCELL_MIRROR_*"
 )
 
 # The names of WC_PASS_ENV[SVC] set in this environment (prefix entries expanded).
@@ -120,6 +121,16 @@ wc_service_env() {
     preview-proxy-service)
       wc_secret preview-key >/dev/null
       printf '%s\n' "WORKCELL_PREVIEW_KEY_FILE=$WC_SECRETS/preview-key" ;;
+    # The only holder of the S3 credentials; it reads the sandbox disks read-only (decision 0021).
+    sandbox-mirror)
+      if wc_pid_alive "$WC_RUN/s3.supervisor.pid"; then
+        wc_secret s3-access-key >/dev/null && wc_secret s3-secret-key >/dev/null
+        printf '%s\n' "WORKCELL_MIRROR_S3_ENDPOINT=$WC_S3_URL" "WORKCELL_MIRROR_S3_BUCKET=$WC_S3_BUCKET" \
+          "WORKCELL_MIRROR_S3_ACCESS_KEY_FILE=$WC_SECRETS/s3-access-key" \
+          "WORKCELL_MIRROR_S3_SECRET_KEY_FILE=$WC_SECRETS/s3-secret-key"
+      fi
+      printf '%s\n' "WORKCELL_MIRROR_DISK_ROOT=${WORKCELL_SANDBOX_DISK_ROOT:-/var/lib/workcell/disks}" \
+        "WORKCELL_MIRROR_INSTANCE=${WORKCELL_SANDBOX_INSTANCE:-$( ((WC_PORT_BASE == 8480)) && echo default || echo "stack-$WC_PORT_BASE")}" ;;
   esac
 }
 

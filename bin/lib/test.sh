@@ -117,6 +117,7 @@ wt_stack_tests() {
   # An admin of its own: its two task sandboxes count against the per-owner runtime limit (2).
   wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" "$WC_STATE/stack-test/secrets/preview-key"
   wt_disk_checks "$url" "$token"
+  wt_mirror_checks "$url" "$token" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
@@ -185,6 +186,7 @@ source "$ROOT/bin/lib/test-direct-connection.sh"
 source "$ROOT/bin/lib/test-runs.sh"
 source "$ROOT/bin/lib/test-lifecycle.sh"
 source "$ROOT/bin/lib/test-disks.sh"
+source "$ROOT/bin/lib/test-mirror.sh"
 source "$ROOT/bin/lib/test-supervision.sh"
 source "$ROOT/bin/lib/test-agent-routes.sh"
 source "$ROOT/bin/lib/test-overload.sh"
@@ -213,6 +215,8 @@ wt_only_stack_tests() {
   [[ $names == *,preview,* ]] && wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" \
     "$WC_STATE/stack-test/secrets/preview-key"
   [[ $names == *,disks,* ]] && wt_disk_checks "$url" "$token"
+  [[ $names == *,mirror,* ]] && wt_mirror_checks "$url" "$token" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" \
+    "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
@@ -222,7 +226,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, supervision, disks, compose"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, supervision, disks, mirror, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine

@@ -1,0 +1,53 @@
+package dev.workcell.mirror.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tree the sandbox controls is never left through a link, whichever path component is the link. */
+class SafeTreeTest {
+
+  @TempDir
+  Path data;
+
+  @Test
+  void aFolderSwappedForALinkToEtcIsNeitherListedNorRead() throws IOException {
+    Files.createSymbolicLink(data.resolve("etc"), Path.of("/etc"));
+    SafeTree tree = new SafeTree(data);
+
+    assertThat(tree.list("etc")).isEmpty();
+    assertThatThrownBy(() -> tree.copy("etc/passwd", new ByteArrayOutputStream(), 1 << 20))
+        .isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
+  void aLinkAsTheLastComponentIsNotRead() throws IOException {
+    Files.createSymbolicLink(data.resolve("passwd"), Path.of("/etc/passwd"));
+    SafeTree tree = new SafeTree(data);
+
+    assertThat(tree.list("").orElseThrow()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo(SafeTree.Kind.LINK));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThatThrownBy(() -> tree.copy("passwd", out, 1 << 20)).isInstanceOf(NoSuchFileException.class);
+    assertThat(out.size()).isZero();
+  }
+
+  @Test
+  void aRegularFileIsCopiedWithItsDigests() throws IOException {
+    Files.createDirectories(data.resolve("a/b"));
+    Files.writeString(data.resolve("a/b/c.txt"), "abc");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    SafeTree.Copied copied = new SafeTree(data).copy("a/b/c.txt", out, 1 << 20);
+
+    assertThat(out.toString()).isEqualTo("abc");
+    assertThat(copied.size()).isEqualTo(3);
+    assertThat(dev.workcell.mirror.client.Bucket.hex(copied.md5())).isEqualTo("900150983cd24fb0d6963f7d28e17f72");
+  }
+}

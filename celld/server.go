@@ -15,6 +15,7 @@ import (
 	"workcell.dev/celld/internal/confine"
 	"workcell.dev/celld/internal/fileops"
 	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/ports"
 	"workcell.dev/celld/internal/preview"
 	"workcell.dev/celld/internal/procs"
 	"workcell.dev/celld/internal/wire"
@@ -294,6 +295,8 @@ func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError)
 		return bindArgs(body, new(preview.StartArgs), func(ctx context.Context, a *preview.StartArgs) (any, error) {
 			return s.preview.Start(ctx, a.Command, a.Port)
 		})
+	case "ports":
+		return func(context.Context) (any, error) { return ports.List() }, nil
 	case "preview_stop":
 		return func(context.Context) (any, error) { return s.preview.Stop() }, nil
 	case "preview_status":

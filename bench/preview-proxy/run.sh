@@ -15,13 +15,13 @@ auth=(-H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json')
 task=$(curl -sf -X POST "${auth[@]}" -d '{"message":"preview bench","provider":"ollama","model":"none","title":"preview bench"}' \
   "$URL/api/work/tasks" | python3 -c 'import json,sys; print(json.load(sys.stdin)["task"]["id"])')
 trap 'curl -sf -X DELETE "${auth[@]}" "$URL/api/work/tasks/$task" >/dev/null || true' EXIT
-put() {
-  python3 -c 'import json,sys; print(json.dumps({"path":sys.argv[1],"content":sys.argv[2]}))' "$1" "$2" |
+put() { # put PATH < CONTENT (on stdin: 1 MB is beyond one argument's limit)
+  python3 -c 'import json,sys; print(json.dumps({"path":sys.argv[1],"content":sys.stdin.read()}))' "$1" |
     curl -sf -X PUT "${auth[@]}" --data-binary @- "$URL/api/work/tasks/$task/file" >/dev/null
 }
-put index.html '<h1>bench</h1>'
-put 1k.bin "$(head -c 1024 /dev/zero | tr '\0' x)"
-put 1m.bin "$(head -c 1048576 /dev/zero | tr '\0' x)"
+put index.html <<<'<h1>bench</h1>'
+head -c 1024 /dev/zero | tr '\0' x | put 1k.bin
+head -c 1048576 /dev/zero | tr '\0' x | put 1m.bin
 # HTTP/1.1 keep-alive on both paths (http.server's default HTTP/1.0 closes every connection).
 server='import http.server as h; h.SimpleHTTPRequestHandler.protocol_version="HTTP/1.1"; h.test(HandlerClass=h.SimpleHTTPRequestHandler, ServerClass=h.ThreadingHTTPServer, port=4173, bind="0.0.0.0")'
 body=$(python3 -c 'import json,sys; print(json.dumps({"command": "python3 -c " + sys.argv[1]}))' "'$server'")

@@ -38,8 +38,8 @@ declare -A WC_PASS_ENV=(
     WORK_CPU_LIMIT WORK_PIDS_LIMIT WORK_PREVIEW_PORT WORK_PREVIEW_BIND WORK_DOCKER_PUBLISHED_HOST WORK_NETWORK_NAME WORK_RUNTIME_DNS
     WORK_RUNTIME_IDLE_TIMEOUT_MS WORK_MAX_ACTIVE_RUNTIMES_GLOBAL WORK_MAX_ACTIVE_RUNTIMES_PER_USER
     WORKCELL_SANDBOX_*"
-  [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_* WORKCELL_PREVIEW_PUBLIC_URL WORKCELL_PREVIEW_URL_TTL"
-  [preview-proxy-service]="WORKCELL_PREVIEW_CHECK_TTL"
+  [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_*"
+  [preview-proxy-service]="WORKCELL_PREVIEW_CHECK_TTL WORKCELL_PREVIEW_PUBLIC_URL WORKCELL_PREVIEW_URL_TTL"
   [sandbox-mirror]="WORKCELL_MIRROR_*"
 )
 
@@ -111,13 +111,11 @@ wc_service_env() {
     sandbox-service)
       printf '%s\n' "DOCKER_HOST=${DOCKER_HOST:-unix:///var/run/docker.sock}" \
         "WORKCELL_SANDBOX_INSTANCE=${WORKCELL_SANDBOX_INSTANCE:-$( ((WC_PORT_BASE == 8480)) && echo default || echo "stack-$WC_PORT_BASE")}" ;;
-    # The preview key signs preview URLs (gateway) and checks them (preview-proxy); nothing else holds it.
     gateway-service)
-      wc_secret preview-key >/dev/null
       printf '%s\n' "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$WC_KEYS/jwt-public.pem" \
         "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" \
-        "WORKCELL_PREVIEW_KEY_FILE=$WC_SECRETS/preview-key" \
         "WORKCELL_PREVIEW_PROXY_URL=http://127.0.0.1:${WC_PORT[preview-proxy-service]}" ;;
+    # The preview key signs preview URLs and checks them, both in preview-proxy; nothing else holds it.
     preview-proxy-service)
       wc_secret preview-key >/dev/null
       printf '%s\n' "WORKCELL_PREVIEW_KEY_FILE=$WC_SECRETS/preview-key" ;;

@@ -6,10 +6,11 @@
 #
 # ADMIN_TOKEN: an account of the checks' own; their two task sandboxes count against its runtime limit.
 #
-# Uses wa_call / wa_expect of bin/lib/test-work-api.sh. The key file signs an expired link (the
+# Uses wa_call / wa_expect of bin/lib/test-work-api.sh, and the runs fixture model (bin/lib/test-runs.sh,
+# model "webapp-…": bin/lib/e2e/preview_webapp.py) as an admin provider for the agent run. The key file signs an expired link (the
 # launcher's secrets/preview-key of this stack).
 
-WP_DIR='' WP_A='' WP_B='' WP_URL_A1='' WP_URL_A2='' WP_URL_B=''
+WP_DIR='' WP_A='' WP_B='' WP_URL_A1='' WP_URL_A2='' WP_URL_B='' WP_W='' WP_URL_W=''
 
 # The preview: python's http.server on the preview port, adding a Set-Cookie the client must not see.
 WP_SERVER='import http.server
@@ -24,6 +25,14 @@ wt_preview_checks() {
   WA_URL=$1 WA_ADMIN=$2
   local key=$3
   WP_DIR=$(mktemp -d)
+  # First, alone: an agent run's task sandbox, gone before the two REST tasks (the per-owner runtime limit is 2).
+  if wt_check "preview: an agent run (fixture model) writes a web app with a WebSocket echo and calls start_preview" wp_agent_run; then
+    wt_check "preview: start_preview's tool result carries a signed URL under /api/work/previews/" wp_agent_url
+    wt_check "preview: the agent's URL serves its page with the CSP sandbox and no Set-Cookie" wp_agent_page
+    wt_check "preview: the app's WebSocket echoes through the gateway and preview-proxy" wp_agent_ws
+    wt_check "preview: after stop the agent's URL → 403 preview_revoked; its task is deleted" wp_agent_stop
+  fi
+  wp_agent_cleanup
   wt_check "preview: two tasks, each with a page and a server that sets a cookie" wp_two_tasks
   wt_check "preview: start answers a signed URL under /api/work/previews/" wp_start_a
   wt_check "preview: the URL serves the page with the CSP sandbox, nosniff, no-store and no Set-Cookie" wp_serves_hardened
@@ -60,6 +69,52 @@ wp_task() { # wp_task NAME — prints the new task's id, after writing its page 
   body=$(python3 -c 'import json,sys; print(json.dumps({"path":"server.py","content":sys.argv[1]}))' "$WP_SERVER")
   wa_call PUT "/api/work/tasks/$id/file" "$WA_ADMIN" "$body" >&2 && wa_expect 200 >&2 || return 1
   printf '%s\n' "$id"
+}
+
+wp_agent_run() {
+  wt_runs_model_start || return 1
+  wa_call PUT /api/work/admin/providers/preview-fixture "$WA_ADMIN" '{"kind":"ollama","baseUrl":"'"$(wt_runs_model_url)"'"}' || return 1
+  [[ $WA_STATUS == 200 || $WA_STATUS == 201 ]] || return 1
+  wa_call POST /api/work/tasks "$WA_ADMIN" '{"message":"Build a page with a WebSocket echo and preview it.","provider":"ollama",
+    "providerId":"preview-fixture","model":"webapp-'"$RANDOM"'","title":"preview webapp"}' && wa_expect 201 || return 1
+  WP_W=$(sed -n 's/.*"task":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$WA_BODY")
+  [[ -n $WP_W && $(wt_life_await_end "$WA_URL" "$WA_ADMIN" "$WP_W" 120) == completed ]]
+}
+
+wp_agent_url() { # the tool result the model read, in the task's messages
+  wa_call GET "/api/work/tasks/$WP_W/messages" "$WA_ADMIN" >/dev/null && wa_expect 200 || return 1
+  WP_URL_W=$(grep -o '/api/work/previews/[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/' <<<"$WA_BODY" | head -n 1)
+  echo "start_preview's URL: $WP_URL_W"
+  [[ -n $WP_URL_W ]]
+}
+
+wp_agent_page() {
+  local status
+  status=$(wp_get "$WP_URL_W" w)
+  cat "$WP_DIR/w.h"
+  [[ $status == 200 ]] && grep -q 'webapp preview' "$WP_DIR/w.b" || return 1
+  grep -qi '^content-security-policy: sandbox allow-scripts allow-forms allow-modals allow-downloads allow-popups' "$WP_DIR/w.h" || return 1
+  ! grep -qi '^set-cookie' "$WP_DIR/w.h"
+}
+
+wp_agent_ws() { # the app's 101 answer sets a cookie too: the client must not see it
+  local answer
+  answer=$(python3 "$ROOT/bin/lib/e2e/preview_webapp.py" ws-echo "$WA_URL${WP_URL_W}ws" "hello through the proxy") || return 1
+  echo "answer: $answer"
+  [[ $answer == "echo:hello through the proxy" ]]
+}
+
+wp_agent_stop() {
+  wa_call POST "/api/work/tasks/$WP_W/preview/stop" "$WA_ADMIN" && wa_expect 200 || return 1
+  sleep 1.2 # the proxy reuses a check for at most 1 s
+  wp_problem "$WP_URL_W" preview_revoked || return 1
+  wa_call DELETE "/api/work/tasks/$WP_W" "$WA_ADMIN" && wa_expect 200 && WP_W=''
+}
+
+wp_agent_cleanup() {
+  [[ -z $WP_W ]] || wa_call DELETE "/api/work/tasks/$WP_W" "$WA_ADMIN" >/dev/null
+  wa_call DELETE /api/work/admin/providers/preview-fixture "$WA_ADMIN" >/dev/null
+  wt_runs_model_stop # a fixture left running would keep the stack lock of whoever started the checks
 }
 
 wp_two_tasks() {

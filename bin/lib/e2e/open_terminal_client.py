@@ -241,8 +241,38 @@ def main():
 
     downloads(ts, alice, c)
     file_browser(ts, alice, "browser-" + run, c)
+    listening_ports(ts, alice, bob, c)
     print("%d failed" % c.failed)
     return 1 if c.failed else 0
+
+
+def listening_ports(ts, alice, bob, c):
+    """GET /ports (decision 0020): a server run_command starts on loopback is listed for its user only."""
+    port = 18631
+
+    def ports(user):
+        status, body, _ = ts.http("GET", ts.url + "/ports", {"Authorization": "Bearer " + ts.key, "X-User-Id": user}, None)
+        return status, [p.get("port") for p in (body or {}).get("ports", [])] if isinstance(body, dict) else body
+
+    status, body, _ = ts.call("run_command", alice, command="exec python3 -m http.server %d --bind 127.0.0.1" % port)
+    server = body.get("id") if isinstance(body, dict) else None
+    listed, deadline = (None, None), time.time() + 20
+    while server and time.time() < deadline:
+        listed = ports(alice)
+        if listed[0] != 200 or port in listed[1]:
+            break
+        time.sleep(0.5)
+    c.check("/ports lists the server run_command started on 127.0.0.1:%d" % port, listed[0] == 200 and port in listed[1], listed)
+    others = ports(bob)
+    c.check("another user's /ports does not list it", others[0] == 200 and port not in others[1], others)
+    ts.call("kill_process", alice, process_id=server, force=True)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        listed = ports(alice)
+        if listed[0] != 200 or port not in listed[1]:
+            break
+        time.sleep(0.5)
+    c.check("/ports forgets it once the server is killed", listed[0] == 200 and port not in listed[1], listed)
 
 
 def downloads(ts, user, c):

@@ -8,6 +8,7 @@ result the conversation already holds, then a short final answer:
   life-     write_file result.txt ("made by <model>")
   slow-     run_command "sleep 5", write_file result.txt
   preview-  write_file index.html, start_preview
+  webapp-   write_file index.html and server.py (a page and a WebSocket echo, preview_webapp.py), start_preview
   timeout-  run_command "sleep 10" (no timeout of its own: the deployment's applies)
   net-      run_command "ls /sys/class/net > net.txt" (which interfaces the sandbox has), in every run
   fault-    twelve rounds of run_command "sleep 2" and write_file step<N>.txt (a run that spans service kills)
@@ -18,6 +19,7 @@ import json
 from http.server import ThreadingHTTPServer
 
 from fixture_http import FixtureHandler
+import preview_webapp
 
 NOTES = "Notes written by the runs fixture model.\n"
 
@@ -40,6 +42,8 @@ def steps(model):
         "life-": [write("result.txt", "made by %s\n" % model)],
         "slow-": [command("sleep 5"), write("result.txt", "made by %s\n" % model)],
         "preview-": [write("index.html", "<h1>%s</h1>\n" % model), {"function": {"name": "start_preview", "arguments": {}}}],
+        "webapp-": [write("index.html", preview_webapp.INDEX_HTML), write("server.py", preview_webapp.server_source()),
+                    {"function": {"name": "start_preview", "arguments": {"command": "python3 server.py"}}}],
         "timeout-": [command("sleep 10")],
         "net-": [command("ls /sys/class/net > /workspace/net.txt")],
         "fault-": [step for n in range(1, 13) for step in (command("sleep 2"), write("step%d.txt" % n, "step %d\n" % n))],

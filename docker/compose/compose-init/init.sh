@@ -55,7 +55,9 @@ put gateway "$SERVICE_UID" jwt-public.pem <"$STATE/jwt-public.pem"
 wc_secret terminal-server-key | put gateway "$SERVICE_UID" terminal-server-key
 service_env agent-runner agent-runner
 service_env sandbox sandbox
-service_env preview-proxy preview-proxy
+# The preview links' key: preview-proxy issues and checks them; no other service gets it.
+service_env preview-proxy preview-proxy "WORKCELL_PREVIEW_KEY_FILE=$F/preview-key"
+wc_secret preview-key | put preview-proxy "$SERVICE_UID" preview-key
 service_env terminal terminal
 service_env sandbox-mirror sandbox-mirror
 # Only the operator's CLI can sign tokens; `docker-compose run --rm cli token ...` uses it.

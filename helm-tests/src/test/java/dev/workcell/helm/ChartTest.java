@@ -283,7 +283,7 @@ class ChartTest {
   void secretsAreGeneratedNotDefaultedAndNeverInlined() {
     Secret first = RenderedChart.render(Map.of()).named(Secret.class, PREFIX + "secrets").orElseThrow();
     Secret second = RenderedChart.render(Map.of()).named(Secret.class, PREFIX + "secrets").orElseThrow();
-    assertThat(first.getData()).containsKeys("jwt-private.pem", "jwt-public.pem", "terminal-server-key", "provider-key",
+    assertThat(first.getData()).containsKeys("jwt-private.pem", "jwt-public.pem", "terminal-server-key", "provider-key", "preview-key",
         "pg-postgres", "pg-workcell-task", "s3-access-key", "s3-secret-key", "nats-gateway", "nats-cli");
     assertThat(first.getData().get("nats-gateway")).isNotEqualTo(second.getData().get("nats-gateway"));
     assertThat(first.getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep");
@@ -296,6 +296,20 @@ class ChartTest {
           .forEach(e -> assertThat(e.getValue()).as(e.getName() + " is a reference or a file path")
               .satisfiesAnyOf(value -> assertThat(value).isNull(), value -> assertThat(value).startsWith("/")));
     }
+  }
+
+  @Test
+  void onlyPreviewProxyMountsThePreviewKeyAndTheGatewayRelaysPreviewsToIt() {
+    RenderedChart chart = RenderedChart.render(Map.of());
+    chart.podTemplates().forEach((name, template) -> {
+      boolean mounts = template.getSpec().getVolumes().stream().filter(v -> v.getSecret() != null)
+          .flatMap(v -> v.getSecret().getItems() == null ? java.util.stream.Stream.empty() : v.getSecret().getItems().stream())
+          .anyMatch(item -> item.getKey().equals("preview-key"));
+      assertThat(mounts).as(name + " mounts preview-key").isEqualTo(name.endsWith("preview-proxy-service"));
+    });
+    assertThat(env(chart, "preview-proxy-service")).containsEntry("WORKCELL_PREVIEW_KEY_FILE", "/run/workcell/secrets/preview-key");
+    assertThat(env(chart, "gateway-service")).containsEntry("WORKCELL_PREVIEW_PROXY_URL", "http://" + PREFIX + "preview-proxy-service:8080")
+        .doesNotContainKey("WORKCELL_PREVIEW_KEY_FILE");
   }
 
   @Test

@@ -17,7 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * The signed part of a preview URL ({@code /api/work/previews/<token>/…}): the task, its owner (the
  * proxy names the sandbox by both), the preview's generation and an expiry, with an HMAC-SHA256 over
- * them under a key only the gateway (issuer) and preview-proxy hold. It travels in the path, so a
+ * them under a key only preview-proxy holds (it issues and verifies). It travels in the path, so a
  * page's relative asset URLs carry it too. A new generation (every start) revokes older tokens.
  */
 public record PreviewToken(String taskId, String ownerId, long generation, long expiresEpochSecond) {
@@ -53,10 +53,16 @@ public record PreviewToken(String taskId, String ownerId, long generation, long 
       throw new RefusedException(ErrorCode.PREVIEW_LINK_INVALID, "malformed preview link");
     }
     String payload = token.substring(0, dot);
+    String signature = token.substring(dot + 1);
     byte[] given;
     try {
-      given = B64D.decode(token.substring(dot + 1));
+      given = B64D.decode(signature);
     } catch (IllegalArgumentException e) {
+      throw new RefusedException(ErrorCode.PREVIEW_LINK_INVALID, "malformed preview link");
+    }
+    // Only the canonical spelling: the decoder ignores a last character's unused bits, so a changed
+    // last character (A→B) would otherwise decode to the same signature and a tampered link pass.
+    if (!B64.encodeToString(given).equals(signature)) {
       throw new RefusedException(ErrorCode.PREVIEW_LINK_INVALID, "malformed preview link");
     }
     if (!MessageDigest.isEqual(hmac(key, payload), given)) { // constant time

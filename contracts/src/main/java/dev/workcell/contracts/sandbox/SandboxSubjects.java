@@ -114,6 +114,9 @@ public final class SandboxSubjects {
       Subject.of(P + "process.kill", KillProcess.class, ProcessView.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   public static final Subject<ListProcesses, ProcessList> PROCESS_LIST =
       Subject.of(P + "process.list", ListProcesses.class, ProcessList.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  /** {@link ListPorts} → {@link PortList}; services, home sandboxes only (Open Terminal's GET /ports). No running home: no ports. */
+  public static final Subject<ListPorts, PortList> PORTS_LIST =
+      Subject.of(P + "ports.list", ListPorts.class, PortList.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
   /** Git state of the workspace ({@link GitQuery} → {@link GitStatus} / {@link GitDiff}); {@code not_a_repository} without one. */
   public static final Subject<GitQuery, GitStatus> GIT_STATUS =

@@ -2,6 +2,7 @@ package dev.workcell.contracts.subject;
 
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.preview.PreviewSubjects;
 import dev.workcell.contracts.provider.ProviderSubjects;
 import dev.workcell.contracts.run.RunBudget;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
@@ -20,7 +21,7 @@ import java.util.List;
 public final class SubjectTable {
 
   private static final List<Class<?>> DECLARING = List.of(Subjects.class, TaskSubjects.class, SandboxSubjects.class,
-      ProviderSubjects.class, RunBudget.class, RunControlApi.class);
+      ProviderSubjects.class, RunBudget.class, RunControlApi.class, PreviewSubjects.class);
 
   private SubjectTable() {}
 

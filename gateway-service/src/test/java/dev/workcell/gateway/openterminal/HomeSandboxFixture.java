@@ -17,7 +17,9 @@ import dev.workcell.contracts.sandbox.GrepFiles;
 import dev.workcell.contracts.sandbox.GrepResult;
 import dev.workcell.contracts.sandbox.KillProcess;
 import dev.workcell.contracts.sandbox.ListFiles;
+import dev.workcell.contracts.sandbox.ListPorts;
 import dev.workcell.contracts.sandbox.ListProcesses;
+import dev.workcell.contracts.sandbox.PortList;
 import dev.workcell.contracts.sandbox.MakeDirectory;
 import dev.workcell.contracts.sandbox.MoveFile;
 import dev.workcell.contracts.sandbox.PollProcess;
@@ -222,6 +224,9 @@ public class HomeSandboxFixture {
     });
     serve(responder, SandboxSubjects.PROCESS_LIST, ListProcesses::sandbox, (actor, body) ->
         new ProcessList(processes(body.sandbox().homeUserId()).values().stream().map(p -> p.view(0, 0)).toList()));
+    // Each home's listening ports: port 3000 + the user's name length, so two users' answers differ.
+    serve(responder, SandboxSubjects.PORTS_LIST, ListPorts::sandbox, (actor, body) -> new PortList(List.of(
+        new PortList.ListeningPort(3000 + body.sandbox().homeUserId().length(), null, null))));
   }
 
   private interface Handler<T, R> {

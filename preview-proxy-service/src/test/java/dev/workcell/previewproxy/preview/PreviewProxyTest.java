@@ -1,12 +1,21 @@
 package dev.workcell.previewproxy.preview;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.ServiceName;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.preview.PreviewSubjects;
+import dev.workcell.contracts.preview.PreviewSubjects.IssueLink;
+import dev.workcell.contracts.preview.PreviewSubjects.PreviewLink;
 import dev.workcell.contracts.preview.PreviewToken;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.task.PreviewView;
 import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.NatsRequester;
 import dev.workcell.messaging.NatsResponder;
 import dev.workcell.testing.PrivateNatsServer;
 import io.quarkus.runtime.StartupEvent;
@@ -30,6 +39,7 @@ import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -113,6 +123,9 @@ class PreviewProxyTest {
         return new PreviewView(r.body().taskId(), up.running ? "ready" : "stopped", up.generation, up.server.actualPort(), null, null);
       }));
       responder.serve(SandboxSubjects.PREVIEW_STATUS, r -> Uni.createFrom().item(() -> {
+        if (!OWNER.equals(r.body().ownerId())) { // sandbox-service matches the owner label
+          throw new WorkcellException(ErrorCode.NOT_FOUND, "no such sandbox");
+        }
         Upstream up = UPSTREAMS.get(r.body().taskId());
         return new PreviewState(r.body().taskId(), up.running, "serve", 4173, up.running ? "127.0.0.1" : null,
             up.running ? up.server.actualPort() : null);
@@ -122,6 +135,9 @@ class PreviewProxyTest {
 
   @TestHTTPResource("/")
   URL base;
+
+  @Inject
+  NatsRequester requester;
 
   private static String taskA;
   private static String taskB;
@@ -275,5 +291,55 @@ class PreviewProxyTest {
       assertThat(reply.get(10, TimeUnit.SECONDS)).isEqualTo(UPSTREAMS.get(taskId).name + ":hello");
     }
     client.close();
+  }
+
+  private PreviewLink issue(Actor actor, IssueLink request) {
+    return requester.request(PreviewSubjects.LINK_ISSUE, request, actor, Duration.ofSeconds(10)).await().atMost(Duration.ofSeconds(15));
+  }
+
+  private void assertIssueRefused(Actor actor, IssueLink request, ErrorCode code) {
+    assertThatThrownBy(() -> issue(actor, request)).isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(code));
+  }
+
+  @Test
+  void theIssuerSignsTheRunningGenerationOnTheCallersOriginAndTheLinkWorks() throws Exception {
+    String taskId = UUID.randomUUID().toString();
+    Upstream up = new Upstream("issued");
+    up.generation = 4;
+    UPSTREAMS.put(taskId, up);
+    Actor runner = Actor.service(ServiceName.AGENT_RUNNER);
+
+    PreviewLink link = issue(runner, new IssueLink(taskId, OWNER, "https://work.example/api/work/tasks/x"));
+    assertThat(link.generation()).isEqualTo(4);
+    assertThat(link.path()).startsWith(PreviewToken.PATH_PREFIX).endsWith("/");
+    assertThat(link.url()).isEqualTo("https://work.example" + link.path());
+    assertThat(link.expiresAt()).isAfter(Instant.now().plus(Duration.ofHours(7)));
+    assertThat(get(link.path(), Map.of()).body()).isEqualTo("<h1>issued</h1>");
+    // agent-runner names no origin: the path is the link.
+    assertThat(issue(runner, new IssueLink(taskId, OWNER, null)).url()).isNull();
+    // The owner may ask too; so may an admin.
+    assertThat(issue(new Actor(OWNER, Actor.Role.USER), new IssueLink(taskId, OWNER, null)).generation()).isEqualTo(4);
+
+    up.generation = 5; // restarted: a new link names the new generation, the old one is refused
+    PreviewLink renewed = issue(runner, new IssueLink(taskId, OWNER, null));
+    assertThat(renewed.generation()).isEqualTo(5);
+    Thread.sleep(1_100); // the proxy reuses a check for at most 1 s
+    assertProblem(get(link.path(), Map.of()), "preview_revoked");
+    assertThat(get(renewed.path(), Map.of()).body()).isEqualTo("<h1>issued</h1>");
+  }
+
+  @Test
+  void noLinkIsIssuedForAStoppedPreviewOrAnotherOwnersTask() throws Exception {
+    String taskId = UUID.randomUUID().toString();
+    Upstream up = new Upstream("guarded");
+    UPSTREAMS.put(taskId, up);
+    Actor gateway = Actor.service(ServiceName.GATEWAY);
+    // A user asking for another owner's task learns nothing; a service naming the wrong owner is refused by sandbox-service.
+    assertIssueRefused(new Actor("mallory", Actor.Role.USER), new IssueLink(taskId, OWNER, null), ErrorCode.NOT_FOUND);
+    assertIssueRefused(gateway, new IssueLink(taskId, "mallory", null), ErrorCode.PREVIEW_REVOKED);
+    assertIssueRefused(gateway, new IssueLink(taskId, null, null), ErrorCode.INVALID_REQUEST);
+    assertIssueRefused(gateway, new IssueLink(taskId, OWNER, "javascript:alert(1)"), ErrorCode.INVALID_REQUEST);
+    up.running = false;
+    assertIssueRefused(gateway, new IssueLink(taskId, OWNER, null), ErrorCode.PREVIEW_REVOKED);
   }
 }

@@ -20,6 +20,9 @@ import dev.workcell.contracts.sandbox.FileList;
 import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.ListFiles;
 import dev.workcell.contracts.sandbox.MoveFile;
+import dev.workcell.contracts.preview.PreviewSubjects;
+import dev.workcell.contracts.preview.PreviewSubjects.IssueLink;
+import dev.workcell.contracts.preview.PreviewSubjects.PreviewLink;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.ReadFile;
 import dev.workcell.contracts.sandbox.RunCommand;
@@ -31,6 +34,8 @@ import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.messaging.NatsRequester;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -97,7 +102,7 @@ public class SandboxToolRunner {
       case WorkspaceTools.START_PREVIEW -> {
         PreviewState preview = request(SandboxSubjects.PREVIEW_START, new StartPreview(sandbox, call.text("command")),
             deadline.plusSeconds(Limits.PREVIEW_READY_SECONDS));
-        yield ToolOutcome.ok(json(preview), false);
+        yield ToolOutcome.ok(json(started(sandbox, preview, deadline)), false);
       }
       case WorkspaceTools.STOP_PREVIEW -> {
         PreviewState preview = request(SandboxSubjects.PREVIEW_STOP, sandbox, deadline);
@@ -105,6 +110,30 @@ public class SandboxToolRunner {
       }
       default -> ToolOutcome.error("unknown tool " + call.name());
     };
+  }
+
+  /**
+   * The started preview with its signed URL, which preview-proxy (the only holder of the key) issues
+   * for the generation now running. A link that cannot be issued leaves the preview running and says why.
+   */
+  private Map<String, Object> started(SandboxRef sandbox, PreviewState preview, Duration deadline) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("running", preview.running());
+    out.put("command", preview.command());
+    out.put("containerPort", preview.containerPort());
+    if (preview.running()) {
+      try {
+        PreviewLink link = request(PreviewSubjects.LINK_ISSUE, new IssueLink(sandbox.taskId(), sandbox.ownerId(), null), deadline);
+        // Without a configured public origin the path is the URL: it opens on the Workcell origin.
+        out.put("url", link.url() != null ? link.url() : link.path());
+        out.put("path", link.path());
+        out.put("expiresAt", link.expiresAt().toString());
+      } catch (WorkcellException e) {
+        out.put("url", null);
+        out.put("urlError", e.code().code() + ": " + e.getMessage());
+      }
+    }
+    return out;
   }
 
   private ToolOutcome command(SandboxRef sandbox, ToolInvocation call, CommandWatch watch) {

@@ -51,7 +51,8 @@ public final class WorkspaceTools {
               integer("Timeout in seconds (" + Limits.COMMAND_TIMEOUT_MIN_SECONDS + "-" + Limits.COMMAND_TIMEOUT_MAX_SECONDS + ").")),
           List.of("command")),
       tool(START_PREVIEW, "Start the long-running web preview of the workspace (the only process that may outlive a command). "
-              + "It must listen on 0.0.0.0 and the preview port. Verify the app first.",
+              + "It must listen on 0.0.0.0 and the preview port. Verify the app first. "
+              + "Answers the preview's signed url: give it to the user; a restart or stop revokes it.",
           Map.of("command", string("Command that serves the app; omit to detect a dev script or a static index.html.")), List.of()),
       tool(STOP_PREVIEW, "Stop the web preview.", Map.of(), List.of()));
 

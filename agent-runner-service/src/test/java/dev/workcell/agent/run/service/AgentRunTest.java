@@ -9,6 +9,7 @@ import dev.workcell.agent.run.fixture.SandboxFixture;
 import dev.workcell.agent.run.fixture.ScriptedModels;
 import dev.workcell.agent.run.fixture.TaskServiceFixture;
 import dev.workcell.agent.run.fixture.TaskServiceFixture.FixtureRun;
+import dev.workcell.contracts.preview.PreviewSubjects.IssueLink;
 import dev.workcell.contracts.run.RunEvent;
 import dev.workcell.contracts.run.RunEventType;
 import dev.workcell.contracts.sandbox.RunCommand;
@@ -93,6 +94,24 @@ class AgentRunTest {
     assertThat(events.stream().filter(e -> e.type() == RunEventType.TOOL_CALL).map(e -> e.data().get("id")).distinct()).hasSize(2);
     assertThat(run.usage).hasSize(3);
     assertThat(ScriptedModels.received(model)).hasSize(3).allMatch(ScriptedModels.Received::toolsOffered);
+  }
+
+  @Test
+  void startPreviewReturnsTheSignedUrlPreviewProxyIssuedForTheTasksOwner() throws Exception {
+    String model = "preview-" + UUID.randomUUID();
+    FixtureRun run = harness.runToEnd(harness.prepare("ollama", null, model), RUN_DEADLINE);
+
+    assertThat(run.state()).isEqualTo("completed");
+    assertThat(sandbox.received(run.task.id())).extracting(SandboxFixture.Received::operation)
+        .containsExactly("preview.start", "preview.link");
+    IssueLink asked = (IssueLink) sandbox.received(run.task.id()).get(1).body();
+    assertThat(asked.ownerId()).isEqualTo(run.task.ownerId());
+    assertThat(asked.origin()).isNull();
+    // The model reads the URL in the tool result (the path: no public origin is configured).
+    String toolResult = run.appended.get(1).content();
+    assertThat(toolResult).contains("\"url\":\"/api/work/previews/" + SandboxFixture.SIGNED + "/\"")
+        .contains("\"running\":true").doesNotContain("hostPort");
+    assertThat(ScriptedModels.received(model).get(1).body().encode()).contains("/api/work/previews/" + SandboxFixture.SIGNED + "/");
   }
 
   @Test

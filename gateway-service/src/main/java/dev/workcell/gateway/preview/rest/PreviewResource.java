@@ -3,14 +3,14 @@ package dev.workcell.gateway.preview.rest;
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.preview.PreviewSubjects;
+import dev.workcell.contracts.preview.PreviewSubjects.IssueLink;
 import dev.workcell.contracts.sandbox.PreviewState;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.StartPreview;
-import dev.workcell.contracts.task.PreviewView;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskSubjects;
 import dev.workcell.gateway.auth.service.CallerRequests;
-import dev.workcell.gateway.preview.service.PreviewLinks;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.task.service.TaskSandboxes;
 import io.quarkus.security.Authenticated;
@@ -23,6 +23,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
 import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -38,12 +39,10 @@ public class PreviewResource {
 
   private final CallerRequests caller;
   private final TaskSandboxes sandboxes;
-  private final PreviewLinks links;
 
-  public PreviewResource(CallerRequests caller, TaskSandboxes sandboxes, PreviewLinks links) {
+  public PreviewResource(CallerRequests caller, TaskSandboxes sandboxes) {
     this.caller = caller;
     this.sandboxes = sandboxes;
-    this.links = links;
   }
 
   @POST
@@ -55,20 +54,18 @@ public class PreviewResource {
     if (command != null && command.length() > Limits.COMMAND_MAX_CHARS) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "command exceeds 20,000 characters");
     }
-    // The URL is signed for the generation task-service recorded when sandbox-service started it.
+    // preview-proxy signs the URL (it alone holds the key) for the generation task-service recorded.
+    URI base = uri.getBaseUri();
+    String origin = base.getScheme() + "://" + base.getRawAuthority();
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.PREVIEW_START,
         new StartPreview(owned.ref(), command), PREVIEW_DEADLINE)
-        .chain(state -> caller.as(owned.actor(), TaskSubjects.PREVIEW_GET, new TaskRef(state.taskId()))
-            .map(view -> started(state, view, owned.ref().ownerId(), uri))));
-  }
-
-  private StartedPreview started(PreviewState state, PreviewView view, String ownerId, UriInfo uri) {
-    if (!state.running()) {
-      return new StartedPreview(state.taskId(), false, state.command(), state.containerPort(), view.generation(), null, null, null);
-    }
-    PreviewLinks.Link link = links.issue(state.taskId(), ownerId, view.generation(), uri.getBaseUri());
-    return new StartedPreview(state.taskId(), true, state.command(), state.containerPort(), view.generation(),
-        link.url(), link.path(), link.expiresAt());
+        .chain(state -> state.running()
+            ? caller.as(owned.actor(), PreviewSubjects.LINK_ISSUE, new IssueLink(state.taskId(), owned.ref().ownerId(), origin))
+                .map(link -> new StartedPreview(state.taskId(), true, state.command(), state.containerPort(), link.generation(),
+                    link.url(), link.path(), link.expiresAt()))
+            : caller.as(owned.actor(), TaskSubjects.PREVIEW_GET, new TaskRef(state.taskId()))
+                .map(view -> new StartedPreview(state.taskId(), false, state.command(), state.containerPort(), view.generation(),
+                    null, null, null))));
   }
 
   @POST

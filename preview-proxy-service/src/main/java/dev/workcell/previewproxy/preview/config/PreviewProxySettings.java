@@ -2,6 +2,7 @@ package dev.workcell.previewproxy.preview.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -10,11 +11,21 @@ import java.util.Optional;
 @ConfigMapping(prefix = "workcell.preview")
 public interface PreviewProxySettings {
 
-  /** The HMAC key shared with the gateway (env WORKCELL_PREVIEW_KEY); without it and a file every link is refused. */
+  /** The HMAC key (env WORKCELL_PREVIEW_KEY); held by this service alone. Without it and a file no link is issued or accepted. */
   Optional<String> key();
 
   /** A file holding the key (env WORKCELL_PREVIEW_KEY_FILE; the launcher's secrets/preview-key). */
   Optional<Path> keyFile();
+
+  /** How long an issued link works (env WORKCELL_PREVIEW_URL_TTL; a stop or restart revokes it earlier). */
+  @WithDefault("8h")
+  Duration urlTtl();
+
+  /**
+   * The public origin links name (env WORKCELL_PREVIEW_PUBLIC_URL, e.g. behind a TLS terminator); unset:
+   * the origin the gateway saw, or none for a link asked by agent-runner (its path only).
+   */
+  Optional<URI> publicUrl();
 
   /**
    * How long the answer "this preview runs with generation N at host:port" is reused. Short, so a

@@ -7,6 +7,7 @@ import dev.workcell.messaging.relay.HttpRelay;
 import dev.workcell.messaging.relay.RelayProblem;
 import dev.workcell.previewproxy.preview.config.PreviewProxySettings;
 import dev.workcell.previewproxy.preview.service.PreviewHardening;
+import dev.workcell.previewproxy.preview.service.PreviewKey;
 import dev.workcell.previewproxy.preview.service.PreviewTargets;
 import io.quarkus.logging.Log;
 import io.vertx.core.Context;
@@ -16,7 +17,6 @@ import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -27,21 +27,18 @@ import java.util.concurrent.CompletionException;
 @ApplicationScoped
 public class PreviewRoute {
 
-  private final Optional<byte[]> key;
+  private final PreviewKey key;
   private final PreviewTargets targets;
   private final PreviewProxySettings settings;
   private final Vertx vertx;
   private final Clock clock;
 
-  public PreviewRoute(PreviewProxySettings settings, PreviewTargets targets, Vertx vertx) {
-    this.key = PreviewToken.key(settings.key(), settings.keyFile());
+  public PreviewRoute(PreviewProxySettings settings, PreviewKey key, PreviewTargets targets, Vertx vertx) {
+    this.key = key;
     this.targets = targets;
     this.settings = settings;
     this.vertx = vertx;
     this.clock = Clock.systemUTC();
-    if (key.isEmpty()) {
-      Log.warn("no preview key configured (WORKCELL_PREVIEW_KEY[_FILE]): every preview link is refused");
-    }
   }
 
   void install(@Observes Router router) {
@@ -54,13 +51,13 @@ public class PreviewRoute {
     String rest = request.path().substring(PreviewToken.PATH_PREFIX.length());
     int slash = rest.indexOf('/');
     String token = slash < 0 ? rest : rest.substring(0, slash);
-    if (key.isEmpty()) {
+    if (!key.configured()) {
       RelayProblem.send(request, ErrorCode.PREVIEW_LINK_INVALID, "preview links are not configured");
       return;
     }
     PreviewToken link;
     try {
-      link = PreviewToken.verify(key.get(), token, clock.instant());
+      link = key.verify(token, clock.instant());
     } catch (PreviewToken.RefusedException e) {
       RelayProblem.send(request, e.code, e.getMessage());
       return;

@@ -33,6 +33,9 @@ public class PreviewTargets {
   /** A preview's address on this host. */
   public record Target(String host, int port) {}
 
+  /** A running preview: the generation task-service recorded and where it listens. */
+  public record Live(long generation, Target target) {}
+
   private record Cached(long expiresNanos, CompletableFuture<Target> target) {}
 
   private static final Actor SELF = Actor.service(ServiceName.PREVIEW_PROXY);
@@ -69,18 +72,30 @@ public class PreviewTargets {
   }
 
   private Uni<Target> ask(PreviewToken link) {
-    Uni<PreviewView> recorded = requester.request(TaskSubjects.PREVIEW_GET, new TaskRef(link.taskId()), SELF, settings.checkDeadline());
-    Uni<PreviewState> running = requester.request(SandboxSubjects.PREVIEW_STATUS, new SandboxRef(link.taskId(), link.ownerId()), SELF,
+    return current(link.taskId(), link.ownerId()).map(live -> {
+      if (live.generation() != link.generation()) {
+        throw new WorkcellException(ErrorCode.PREVIEW_REVOKED, "the preview this link was made for was stopped or restarted");
+      }
+      return live.target();
+    });
+  }
+
+  /**
+   * The running preview of the owner's task, asked afresh (never cached): task-service must hold it
+   * ready and sandbox-service must find it running for that owner; else {@code preview_revoked}.
+   */
+  public Uni<Live> current(String taskId, String ownerId) {
+    Uni<PreviewView> recorded = requester.request(TaskSubjects.PREVIEW_GET, new TaskRef(taskId), SELF, settings.checkDeadline());
+    Uni<PreviewState> running = requester.request(SandboxSubjects.PREVIEW_STATUS, new SandboxRef(taskId, ownerId), SELF,
         settings.checkDeadline());
     return Uni.combine().all().unis(recorded.onFailure().transform(PreviewTargets::revokedIfGone),
         running.onFailure().transform(PreviewTargets::revokedIfGone)).asTuple().map(both -> {
       PreviewView view = both.getItem1();
       PreviewState state = both.getItem2();
-      if (!"ready".equals(view.state()) || view.generation() != link.generation() || !state.running()
-          || state.hostPort() == null || state.hostAddress() == null) {
-        throw new WorkcellException(ErrorCode.PREVIEW_REVOKED, "the preview this link was made for was stopped or restarted");
+      if (!"ready".equals(view.state()) || !state.running() || state.hostPort() == null || state.hostAddress() == null) {
+        throw new WorkcellException(ErrorCode.PREVIEW_REVOKED, "the preview is not running");
       }
-      return new Target(state.hostAddress(), state.hostPort());
+      return new Live(view.generation(), new Target(state.hostAddress(), state.hostPort()));
     });
   }
 

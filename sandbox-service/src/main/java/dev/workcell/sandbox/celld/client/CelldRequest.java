@@ -167,6 +167,14 @@ public sealed interface CelldRequest {
     }
   }
 
+  /** TCP ports listening in the sandbox's network namespace (decision 0020). */
+  record Ports() implements CelldRequest {
+    @Override
+    public String op() {
+      return "ports";
+    }
+  }
+
   /** RE2 or literal search; {@code include} null: every file. */
   record Grep(String path, String query, boolean regex, boolean caseInsensitive, boolean matchPerLine, int maxResults,
       String include) implements CelldRequest {

@@ -14,6 +14,8 @@ import dev.workcell.contracts.sandbox.FileBytes;
 import dev.workcell.contracts.sandbox.GlobResult;
 import dev.workcell.contracts.sandbox.GlobResult.GlobMatch;
 import dev.workcell.contracts.sandbox.GrepResult;
+import dev.workcell.contracts.sandbox.PortList;
+import dev.workcell.contracts.sandbox.PortList.ListeningPort;
 import dev.workcell.contracts.sandbox.ProcessList;
 import dev.workcell.contracts.sandbox.ProcessView;
 import dev.workcell.contracts.sandbox.ProcessView.OutputEntry;
@@ -23,7 +25,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 
-/** Strict readers of the results of celld's read_bytes, grep, glob and proc_* ops (see {@link CelldReplies}). */
+/** Strict readers of the results of celld's read_bytes, grep, glob, proc_* and ports ops (see {@link CelldReplies}). */
 public final class ToolReplies {
 
   /** celld walks at most 64 levels of names of at most 255 bytes. */
@@ -35,6 +37,8 @@ public final class ToolReplies {
   private static final int PROCESS_OUTPUT_MAX_CHARS = (1 << 20) + (16 << 10);
   private static final int PROCESS_ENTRIES_MAX = 1 << 20;
   private static final int PROCESSES_MAX = 64;
+  private static final int PORTS_MAX = 1_024;
+  private static final int PROCESS_NAME_MAX_CHARS = 256;
   private static final Set<String> ENTRY_TYPES = Set.of("file", "dir", "symlink", "other");
   private static final Set<String> PROCESS_STATES = Set.of("running", "done", "killed");
 
@@ -123,6 +127,19 @@ public final class ToolReplies {
       out.add(process(process));
     }
     return new ProcessList(out);
+  }
+
+  /** celld's ports answer: at most 1,024 ports, each 1..65535, ascending as celld sorts them. */
+  public static PortList ports(JsonNode result) {
+    JsonNode ports = array(result, "ports", PORTS_MAX);
+    List<ListeningPort> out = new ArrayList<>(ports.size());
+    for (JsonNode port : ports) {
+      requireObject(port, "port");
+      JsonNode process = port.get("process");
+      out.add(new ListeningPort((int) number(port, "port", 1, 65_535), nullableNumber(port, "pid", 1, Integer.MAX_VALUE),
+          process == null || process.isNull() ? null : text(port, "process", PROCESS_NAME_MAX_CHARS)));
+    }
+    return new PortList(out);
   }
 
   private static Integer nullableNumber(JsonNode node, String field, long min, long max) {

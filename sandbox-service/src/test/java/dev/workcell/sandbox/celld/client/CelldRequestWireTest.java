@@ -85,6 +85,7 @@ class CelldRequestWireTest {
         new Case(new CelldRequest.ProcInput(PID, "hello\n"), "{\"processId\":\"0123456789ab\",\"data\":\"hello\\n\",\"id\":1,\"op\":\"proc_input\"}"),
         new Case(new CelldRequest.ProcKill(PID, true), "{\"processId\":\"0123456789ab\",\"force\":true,\"id\":1,\"op\":\"proc_kill\"}"),
         new Case(new CelldRequest.ProcList(), "{\"id\":1,\"op\":\"proc_list\"}"),
+        new Case(new CelldRequest.Ports(), "{\"id\":1,\"op\":\"ports\"}"),
         new Case(new CelldRequest.PreviewStart("npm run dev", 3000), "{\"command\":\"npm run dev\",\"port\":3000,\"id\":1,\"op\":\"preview_start\"}"),
         new Case(new CelldRequest.PreviewStop(), "{\"id\":1,\"op\":\"preview_stop\"}"),
         new Case(new CelldRequest.PreviewStatus(), "{\"id\":1,\"op\":\"preview_status\"}"));

@@ -40,6 +40,7 @@ declare -A WC_PASS_ENV=(
     WORKCELL_SANDBOX_*"
   [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_* WORKCELL_PREVIEW_PUBLIC_URL WORKCELL_PREVIEW_URL_TTL"
   [preview-proxy-service]="WORKCELL_PREVIEW_CHECK_TTL"
+  [terminal-service]="WORKCELL_TERMINAL_* WORK_TERMINAL_MAX_SESSIONS_PER_TASK WORK_TERMINAL_IDLE_TIMEOUT_MS"
 )
 
 # The names of WC_PASS_ENV[SVC] set in this environment (prefix entries expanded).
@@ -116,7 +117,11 @@ wc_service_env() {
       printf '%s\n' "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$WC_KEYS/jwt-public.pem" \
         "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" \
         "WORKCELL_PREVIEW_KEY_FILE=$WC_SECRETS/preview-key" \
-        "WORKCELL_PREVIEW_PROXY_URL=http://127.0.0.1:${WC_PORT[preview-proxy-service]}" ;;
+        "WORKCELL_PREVIEW_PROXY_URL=http://127.0.0.1:${WC_PORT[preview-proxy-service]}" \
+        "WORKCELL_TERMINAL_SERVICE_URL=http://127.0.0.1:${WC_PORT[terminal-service]}" ;;
+    # terminal-service checks the Open Terminal key itself: its WebSocket's first message carries it.
+    terminal-service)
+      printf '%s\n' "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" ;;
     preview-proxy-service)
       wc_secret preview-key >/dev/null
       printf '%s\n' "WORKCELL_PREVIEW_KEY_FILE=$WC_SECRETS/preview-key" ;;

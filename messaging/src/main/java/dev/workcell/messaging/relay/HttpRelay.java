@@ -40,6 +40,15 @@ public final class HttpRelay {
     void response(int status, MultiMap headers);
   }
 
+  /** Relays headers as they are (hop-by-hop ones aside). */
+  public static final Edits AS_IS = new Edits() {
+    @Override
+    public void request(MultiMap headers) {}
+
+    @Override
+    public void response(int status, MultiMap headers) {}
+  };
+
   /** What the relay answers itself when the target cannot be reached. */
   public interface Failure {
     void unreachable(HttpServerRequest request, Throwable cause);

@@ -52,4 +52,8 @@ public interface TerminalSettings {
    * unset (the default), no CORS headers are sent and preflights are not answered.
    */
   Optional<List<String>> corsOrigins();
+
+  /** Where terminal-service listens (env WORKCELL_TERMINAL_SERVICE_URL): /api/open-terminal/api/terminals/** and /ws/work-terminal are relayed there. */
+  @WithDefault("http://127.0.0.1:8485")
+  java.net.URI serviceUrl();
 }

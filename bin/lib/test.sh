@@ -118,6 +118,7 @@ wt_stack_tests() {
   wt_disk_checks "$url" "$token"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test"
   wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   # These restart sandbox-service and agent-runner with the fixture model, a global cap of 2 and a 2 s command timeout.
@@ -179,6 +180,7 @@ print("" if v is None else v)' "$1"
 source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-preview.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
+source "$ROOT/bin/lib/test-terminal.sh"
 source "$ROOT/bin/lib/test-direct-connection.sh"
 source "$ROOT/bin/lib/test-runs.sh"
 source "$ROOT/bin/lib/test-lifecycle.sh"
@@ -189,7 +191,7 @@ source "$ROOT/bin/lib/test-overload.sh"
 source "$ROOT/bin/lib/test-compose.sh"
 
 # bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api, preview,
-# open-terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
+# open-terminal, terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
 # compose stack, bin/lib/test-compose.sh); no go test, no mvn verify.
 wt_only_stack_tests() {
   local names=",$1,"
@@ -212,6 +214,8 @@ wt_only_stack_tests() {
   [[ $names == *,disks,* ]] && wt_disk_checks "$url" "$token"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  [[ $names == *,terminal,* ]] && wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" \
+    "$WC_STATE/stack-test"
   [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   return 0
 }
@@ -219,7 +223,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, preview, open-terminal, supervision, disks, compose"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, preview, open-terminal, terminal, supervision, disks, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine

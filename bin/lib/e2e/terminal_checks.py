@@ -47,13 +47,15 @@ class Terminal:
 
 def read_until(ws, pattern, timeout=15.0):
     """Reads output until the regex matches; returns all output read (text)."""
-    seen = b""
+    seen = bytearray()
     end = time.monotonic() + timeout
     regex = re.compile(pattern.encode())
-    while not regex.search(seen):
+    tail = 0  # only new output (and a little before it) is searched: a flood must not cost O(n²)
+    while not regex.search(seen, tail):
+        tail = max(0, len(seen) - 256)
         left = end - time.monotonic()
         if left <= 0:
-            raise AssertionError(f"no {pattern!r} within {timeout} s; output: {seen[-600:]!r}")
+            raise AssertionError(f"no {pattern!r} within {timeout} s; output: {bytes(seen[-600:])!r}")
         ws.settimeout(left)
         try:
             opcode, data = ws.recv()
@@ -61,7 +63,7 @@ def read_until(ws, pattern, timeout=15.0):
             continue
         assert opcode == 2, f"output must be binary frames, got opcode {opcode}"
         seen += data
-    return seen.decode(errors="replace")
+    return bytes(seen[-4000:]).decode(errors="replace")
 
 
 def expect_close(ws, code, timeout=10.0):

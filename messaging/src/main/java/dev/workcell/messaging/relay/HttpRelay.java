@@ -119,11 +119,15 @@ public final class HttpRelay {
     if (protocols != null) {
       options.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
     }
-    client.webSocket(options).onFailure(e -> failure.unreachable(in, e)).onSuccess(upstream ->
-        in.toWebSocket().onFailure(e -> upstream.close()).onSuccess(downstream -> {
-          forward(downstream, upstream);
-          forward(upstream, downstream);
-        }));
+    client.webSocket(options).onFailure(e -> failure.unreachable(in, e)).onSuccess(upstream -> {
+      // Held until the browser's side is upgraded: a target that speaks (or closes, 4004) at once would be lost.
+      upstream.pause();
+      in.toWebSocket().onFailure(e -> upstream.close()).onSuccess(downstream -> {
+        forward(downstream, upstream);
+        forward(upstream, downstream);
+        upstream.resume();
+      });
+    });
     // Stays paused: a request read to its end can no longer be upgraded.
   }
 

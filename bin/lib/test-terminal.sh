@@ -3,10 +3,14 @@
 # gateway's origin (gateway → terminal-service → NATS → sandbox-service → celld), with a real
 # WebSocket client (bin/lib/e2e/ws_client.py). Sourced by bin/lib/test.sh; defines functions only.
 #
-#   wt_terminal_checks URL KEY STATE_DIR
+#   wt_terminal_checks URL KEY STATE_DIR STACK_COMMAND...
+#
+# The Work terminal (/ws/work-terminal, one-time tickets) runs as an admin account of its own, which
+# the stack's admin disables once (bin/lib/e2e/work_terminal_checks.py).
 
 wt_terminal_checks() {
-  local url=$1 key=$2 state=$3 e2e=$ROOT/bin/lib/e2e/terminal_checks.py pid
+  local url=$1 key=$2 state=$3 e2e=$ROOT/bin/lib/e2e/terminal_checks.py pid admin user
+  shift 3
   pid=$(cat "$state/run/terminal-service.pid" 2>/dev/null || true)
   wt_check "terminal: /api/open-terminal/api/config reports terminal: true" python3 "$e2e" config "$url" "$key"
   wt_check "terminal: type echo, read it back" python3 "$e2e" echo "$url" "$key"
@@ -19,4 +23,7 @@ wt_terminal_checks() {
     python3 "$e2e" other-user "$url" "$key"
   wt_check "terminal: yes for 10 s into a slow reader: bounded memory, Ctrl-C still works" \
     python3 "$e2e" flood "$url" "$key" ${pid:+"$pid"}
+  admin=$("$@" token --user admin --role admin 2>/dev/null) && user=$("$@" token --user terminal-check --role admin 2>/dev/null)
+  wt_check "work terminal: tickets, origin, per-task cap, revocation within 1 s" \
+    python3 "$ROOT/bin/lib/e2e/work_terminal_checks.py" "$url" "$admin" "$user"
 }

@@ -118,7 +118,7 @@ wt_stack_tests() {
   wt_disk_checks "$url" "$token"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
-  wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test"
+  wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   # These restart sandbox-service and agent-runner with the fixture model, a global cap of 2 and a 2 s command timeout.
@@ -215,7 +215,7 @@ wt_only_stack_tests() {
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   [[ $names == *,terminal,* ]] && wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" \
-    "$WC_STATE/stack-test"
+    "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   return 0
 }

@@ -4,7 +4,6 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /** terminal-service's settings: the Open Terminal key and limits, and the Work terminal's. */
@@ -51,8 +50,5 @@ public interface TerminalServiceSettings {
     /** How often an open session re-checks account, access and task (besides before every input). */
     @WithDefault("500ms")
     Duration recheckInterval();
-
-    /** Browser origins allowed to open the Work terminal (WORKCELL_WORK_TERMINAL_ORIGINS); none: only clients that send no Origin. */
-    Optional<List<String>> origins();
   }
 }

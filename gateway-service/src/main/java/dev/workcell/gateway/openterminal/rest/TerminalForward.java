@@ -10,6 +10,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
 
 /**
  * Keeps the gateway the one public origin for interactive terminals, as for previews (decision
@@ -44,6 +45,19 @@ public class TerminalForward {
     };
     router.route(TERMINALS).order(-100).handler(forward);
     router.route(TERMINALS + "/*").order(-100).handler(forward);
-    router.route(WORK_TERMINAL).order(-100).handler(forward);
+    router.route(WORK_TERMINAL).order(-100).handler(context -> {
+      String origin = context.request().getHeader("Origin");
+      if (origin != null && !sameOrigin(origin, context.request().scheme(), context.request().getHeader("Host"))
+          && !settings.workOrigins().orElse(List.of()).contains(origin)) {
+        // Cross-site WebSocket hijacking: a page elsewhere must not open a shell with a ticket it obtained.
+        RelayProblem.send(context.request(), ErrorCode.FORBIDDEN, "This origin may not open the Work terminal: " + origin);
+        return;
+      }
+      forward.handle(context);
+    });
+  }
+
+  private static boolean sameOrigin(String origin, String scheme, String host) {
+    return host != null && origin.equalsIgnoreCase(scheme + "://" + host);
   }
 }

@@ -2,6 +2,7 @@ package dev.workcell.messaging.relay;
 
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
@@ -10,6 +11,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.http.WebSocketFrame;
@@ -119,7 +121,7 @@ public final class HttpRelay {
     if (protocols != null) {
       options.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
     }
-    client.webSocket(options).onFailure(e -> failure.unreachable(in, e)).onSuccess(upstream -> {
+    client.webSocket(options).onFailure(e -> refused(in, e, edits, failure)).onSuccess(upstream -> {
       // Held until the browser's side is upgraded: a target that speaks (or closes, 4004) at once would be lost.
       upstream.pause();
       in.toWebSocket().onFailure(e -> upstream.close()).onSuccess(downstream -> {
@@ -129,6 +131,22 @@ public final class HttpRelay {
       });
     });
     // Stays paused: a request read to its end can no longer be upgraded.
+  }
+
+  /** The target answered the upgrade with a plain response (a refusal: 401, 403, 429…): the client gets it as it is. */
+  private static void refused(HttpServerRequest in, Throwable e, Edits edits, Failure failure) {
+    if (!(e instanceof UpgradeRejectedException rejected)) {
+      failure.unreachable(in, e);
+      return;
+    }
+    HttpServerResponse out = in.response();
+    out.setStatusCode(rejected.getStatus());
+    if (rejected.getHeaders() != null) {
+      copy(rejected.getHeaders(), out.headers());
+    }
+    edits.response(rejected.getStatus(), out.headers());
+    Buffer body = rejected.getBody() == null ? Buffer.buffer() : rejected.getBody();
+    out.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length())).end(body);
   }
 
   // Data frames pass in order (fragments included); control frames are answered by each side.

@@ -160,17 +160,22 @@ public final class HttpRelay {
         }
       }
     });
-    from.closeHandler(v -> {
-      if (!to.isClosed()) {
-        Short status = from.closeStatusCode();
-        if (status != null && status != 1005 && status != 1006 && status != 1015) {
-          to.close(status, from.closeReason());
-        } else {
-          to.close();
-        }
-      }
-    });
+    from.closeHandler(v -> closeLike(from, to));
     from.exceptionHandler(e -> to.close());
+    if (from.isClosed() || from.closeStatusCode() != null) {
+      closeLike(from, to); // it closed before these handlers were set (a target that refuses at once: 4004)
+    }
+  }
+
+  private static void closeLike(WebSocketBase from, WebSocketBase to) {
+    if (!to.isClosed()) {
+      Short status = from.closeStatusCode();
+      if (status != null && status != 1005 && status != 1006 && status != 1015) {
+        to.close(status, from.closeReason());
+      } else {
+        to.close();
+      }
+    }
   }
 
   private static boolean isWebSocket(HttpServerRequest in) {

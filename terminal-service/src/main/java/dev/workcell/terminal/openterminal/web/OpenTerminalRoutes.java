@@ -108,7 +108,13 @@ public class OpenTerminalRoutes {
     var session = sessions.find(named == null || named.isBlank() ? null : named, id);
     request.toWebSocket().onSuccess(ws -> {
       if (session.isEmpty()) {
-        ws.close((short) 4004, "Session not found");
+        // Closed on the client's first message or after a moment, not at once: a relay that is still
+        // joining its two sockets (the gateway's) must not miss the close and leave the client waiting.
+        long later = vertx.setTimer(500, t -> ws.close((short) 4004, "Session not found"));
+        ws.frameHandler(frame -> {
+          vertx.cancelTimer(later);
+          ws.close((short) 4004, "Session not found");
+        });
         return;
       }
       AtomicBoolean authed = new AtomicBoolean();

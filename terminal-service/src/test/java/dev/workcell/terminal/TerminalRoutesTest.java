@@ -107,7 +107,8 @@ class TerminalRoutesTest {
       }));
     }
 
-    private static void push(NatsConnection nats, MessageCodec codec, String id, byte[] data, Integer exit) {
+    // Numbered and published under one lock, as sandbox-service does on celld's single reader thread.
+    private static synchronized void push(NatsConnection nats, MessageCodec codec, String id, byte[] data, Integer exit) {
       long seq = SESSIONS.computeIfAbsent(id, k -> new AtomicLong()).getAndIncrement();
       nats.connection().publish(SandboxSubjects.TERMINAL_OUTPUT.subject(id), codec.encode(new TerminalChunk(id, seq, data, exit)));
     }
@@ -244,5 +245,20 @@ class TerminalRoutesTest {
     RUNNING.add(busy);
     assertThat(((UpgradeRejectedException) refused("/ws/work-terminal?taskId=" + busy + "&ticket=good-" + busy)).getStatus())
         .as("a model run owns the container").isEqualTo(409);
+  }
+
+  /** WORK_TERMINAL_IDLE_TIMEOUT_MS (3 s in tests): typing keeps a session open, silence closes it with 4000. */
+  @Test
+  void anIdleWorkTerminalIsClosed() throws Exception {
+    String task = "33333333-3333-3333-3333-333333333333";
+    Client client = connect("/ws/work-terminal?taskId=" + task + "&ticket=good-" + task, Map.of());
+    for (int i = 0; i < 4; i++) {
+      Thread.sleep(1_000);
+      client.ws.writeBinaryMessage(Buffer.buffer("k"));
+    }
+    assertThat(client.closed).as("kept open by typing for 4 s").isNotDone();
+    long started = System.nanoTime();
+    assertThat(client.closeCode()).isEqualTo((short) 4000);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(5));
   }
 }

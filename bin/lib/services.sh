@@ -41,6 +41,7 @@ declare -A WC_PASS_ENV=(
   [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_*"
   [preview-proxy-service]="WORKCELL_PREVIEW_CHECK_TTL WORKCELL_PREVIEW_PUBLIC_URL WORKCELL_PREVIEW_URL_TTL"
   [sandbox-mirror]="WORKCELL_MIRROR_*"
+  [terminal-service]="WORKCELL_TERMINAL_* WORK_TERMINAL_MAX_SESSIONS_PER_TASK WORK_TERMINAL_IDLE_TIMEOUT_MS"
 )
 
 # The names of WC_PASS_ENV[SVC] set in this environment (prefix entries expanded).
@@ -114,7 +115,11 @@ wc_service_env() {
     gateway-service)
       printf '%s\n' "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$WC_KEYS/jwt-public.pem" \
         "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" \
-        "WORKCELL_PREVIEW_PROXY_URL=http://127.0.0.1:${WC_PORT[preview-proxy-service]}" ;;
+        "WORKCELL_PREVIEW_PROXY_URL=http://127.0.0.1:${WC_PORT[preview-proxy-service]}" \
+        "WORKCELL_TERMINAL_SERVICE_URL=http://127.0.0.1:${WC_PORT[terminal-service]}" ;;
+    # terminal-service checks the Open Terminal key itself: its WebSocket's first message carries it.
+    terminal-service)
+      printf '%s\n' "WORKCELL_TERMINAL_SERVER_KEY_FILE=$WC_SECRETS/terminal-server-key" ;;
     # The preview key signs preview URLs and checks them, both in preview-proxy; nothing else holds it.
     preview-proxy-service)
       wc_secret preview-key >/dev/null

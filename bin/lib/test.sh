@@ -120,6 +120,7 @@ wt_stack_tests() {
   wt_mirror_checks "$url" "$token" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   # These restart sandbox-service and agent-runner with the fixture model, a global cap of 2 and a 2 s command timeout.
@@ -182,6 +183,7 @@ source "$ROOT/bin/lib/test-work-api.sh"
 source "$ROOT/bin/lib/test-admin.sh"
 source "$ROOT/bin/lib/test-preview.sh"
 source "$ROOT/bin/lib/test-open-terminal.sh"
+source "$ROOT/bin/lib/test-terminal.sh"
 source "$ROOT/bin/lib/test-direct-connection.sh"
 source "$ROOT/bin/lib/test-runs.sh"
 source "$ROOT/bin/lib/test-lifecycle.sh"
@@ -193,7 +195,7 @@ source "$ROOT/bin/lib/test-overload.sh"
 source "$ROOT/bin/lib/test-compose.sh"
 
 # bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api, preview,
-# open-terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
+# open-terminal, terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
 # compose stack, bin/lib/test-compose.sh); no go test, no mvn verify.
 wt_only_stack_tests() {
   local names=",$1,"
@@ -219,6 +221,8 @@ wt_only_stack_tests() {
     "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,open-terminal,* ]] && WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  [[ $names == *,terminal,* ]] && wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" \
+    "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   return 0
 }
@@ -226,7 +230,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, supervision, disks, mirror, compose"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, terminal, supervision, disks, mirror, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine

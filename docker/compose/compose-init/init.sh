@@ -50,7 +50,8 @@ service_env() {
 F=/run/workcell/secrets # where every service mounts its own volume
 service_env task task "QUARKUS_DATASOURCE_PASSWORD=$(wc_secret pg-workcell_task)" "WORKCELL_PROVIDER_KEY_FILE=$F/provider-key"
 wc_secret provider-key | put task "$SERVICE_UID" provider-key
-service_env gateway gateway "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$F/jwt-public.pem" "WORKCELL_TERMINAL_SERVER_KEY_FILE=$F/terminal-server-key"
+service_env gateway gateway "MP_JWT_VERIFY_PUBLICKEY_LOCATION=$F/jwt-public.pem" "WORKCELL_TERMINAL_SERVER_KEY_FILE=$F/terminal-server-key" \
+  "WORKCELL_TERMINAL_SERVICE_URL=http://terminal-service:8080"
 put gateway "$SERVICE_UID" jwt-public.pem <"$STATE/jwt-public.pem"
 wc_secret terminal-server-key | put gateway "$SERVICE_UID" terminal-server-key
 service_env agent-runner agent-runner
@@ -58,7 +59,9 @@ service_env sandbox sandbox
 # The preview links' key: preview-proxy issues and checks them; no other service gets it.
 service_env preview-proxy preview-proxy "WORKCELL_PREVIEW_KEY_FILE=$F/preview-key"
 wc_secret preview-key | put preview-proxy "$SERVICE_UID" preview-key
-service_env terminal terminal
+# terminal-service checks the Open Terminal key itself: a terminal WebSocket's first message carries it.
+service_env terminal terminal "WORKCELL_TERMINAL_SERVER_KEY_FILE=$F/terminal-server-key"
+wc_secret terminal-server-key | put terminal "$SERVICE_UID" terminal-server-key
 service_env sandbox-mirror sandbox-mirror
 # Only the operator's CLI can sign tokens; `docker-compose run --rm cli token ...` uses it.
 service_env cli cli "WORKCELL_CLI_SIGNING_KEY=$F/jwt-private.pem"

@@ -118,6 +118,26 @@ public final class SandboxSubjects {
   public static final Subject<ListPorts, PortList> PORTS_LIST =
       Subject.of(P + "ports.list", ListPorts.class, PortList.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
 
+  /**
+   * Interactive terminals ({@link TerminalApi}), called by terminal-service only. Input, resize and close
+   * never queue behind output, so ^C gets through a flood. Session ids are known to the
+   * sandbox-service instance that opened them (one instance per stack; see docs/nats.md).
+   */
+  public static final Subject<TerminalApi.OpenTerminal, TerminalApi.TerminalOpened> TERMINAL_OPEN =
+      Subject.of(P + "terminal.open", TerminalApi.OpenTerminal.class, TerminalApi.TerminalOpened.class, ServiceName.SANDBOX, NatsUser.TERMINAL);
+  public static final Subject<TerminalApi.TerminalInput, TerminalApi.TerminalState> TERMINAL_INPUT =
+      Subject.of(P + "terminal.input", TerminalApi.TerminalInput.class, TerminalApi.TerminalState.class, ServiceName.SANDBOX, NatsUser.TERMINAL);
+  public static final Subject<TerminalApi.TerminalResize, TerminalApi.TerminalState> TERMINAL_RESIZE =
+      Subject.of(P + "terminal.resize", TerminalApi.TerminalResize.class, TerminalApi.TerminalState.class, ServiceName.SANDBOX, NatsUser.TERMINAL);
+  public static final Subject<TerminalApi.TerminalClose, TerminalApi.TerminalState> TERMINAL_CLOSE =
+      Subject.of(P + "terminal.close", TerminalApi.TerminalClose.class, TerminalApi.TerminalState.class, ServiceName.SANDBOX, NatsUser.TERMINAL);
+  /** A session's output (core NATS; the credit window bounds what is in flight). */
+  public static final Push<TerminalApi.TerminalChunk> TERMINAL_OUTPUT = Push.core(P + "terminal.output.*",
+      TerminalApi.TerminalChunk.class, Push.by(NatsUser.SANDBOX), Push.by(NatsUser.TERMINAL));
+  /** Credit and keepalive from terminal-service (no reply: a lost ack only slows, the next one carries on). */
+  public static final Push<TerminalApi.TerminalAck> TERMINAL_ACK = Push.core(P + "terminal.ack",
+      TerminalApi.TerminalAck.class, Push.by(NatsUser.TERMINAL), Push.by(NatsUser.SANDBOX));
+
   /** Git state of the workspace ({@link GitQuery} → {@link GitStatus} / {@link GitDiff}); {@code not_a_repository} without one. */
   public static final Subject<GitQuery, GitStatus> GIT_STATUS =
       Subject.of(P + "git.status", GitQuery.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);

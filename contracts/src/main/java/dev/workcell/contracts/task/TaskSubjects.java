@@ -87,16 +87,17 @@ public final class TaskSubjects {
   /** {@link ListTasks} → {@link TaskList}; owner (own tasks only). */
   public static final Subject<ListTasks, TaskList> LIST =
       Subject.of(P + "tasks.list", ListTasks.class, TaskList.class, ServiceName.TASK, NatsUser.GATEWAY);
-  /** {@link TaskRef} → {@link TaskDetail}; owner. */
+  /** {@link TaskRef} → {@link TaskDetail}; owner (terminal-service acts as the ticket's account: is a run active?). */
   public static final Subject<TaskRef, TaskDetail> GET =
-      Subject.of(P + "tasks.get", TaskRef.class, TaskDetail.class, ServiceName.TASK, NatsUser.GATEWAY);
+      Subject.of(P + "tasks.get", TaskRef.class, TaskDetail.class, ServiceName.TASK, NatsUser.GATEWAY, NatsUser.TERMINAL);
   /**
    * {@link TaskRef} → {@link dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef}; owner. The
    * ownership check in front of every Work file and sandbox request: the account and the task, no
-   * run, messages or approvals (a {@link #GET} reads a page of up to 1 MB of messages).
+   * run, messages or approvals (a {@link #GET} reads a page of up to 1 MB of messages). terminal-service
+   * repeats it as the ticket's account while a Work terminal is open: a revocation closes the shell.
    */
   public static final Subject<TaskRef, dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef> SANDBOX =
-      Subject.of(P + "tasks.sandbox", TaskRef.class, dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef.class, ServiceName.TASK, NatsUser.GATEWAY);
+      Subject.of(P + "tasks.sandbox", TaskRef.class, dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef.class, ServiceName.TASK, NatsUser.GATEWAY, NatsUser.TERMINAL);
   /** {@link UpdateTask} → {@link TaskView}; owner. Rename or change the route. */
   public static final Subject<UpdateTask, TaskView> UPDATE =
       Subject.of(P + "tasks.update", UpdateTask.class, TaskView.class, ServiceName.TASK, NatsUser.GATEWAY);

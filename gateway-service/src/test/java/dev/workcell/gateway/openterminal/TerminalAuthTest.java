@@ -49,7 +49,7 @@ class TerminalAuthTest {
   void healthConfigAndTheToolDocumentNeedNoKey() {
     given().when().get(Terminal.BASE + "/health").then().statusCode(200).body("status", equalTo("ok"));
     given().when().get(Terminal.BASE + "/api/config").then().statusCode(200).body("features.notebooks", equalTo(false))
-        .body("features.terminal", equalTo(false));
+        .body("features.terminal", equalTo(true));
     given().when().get(Terminal.BASE + "/openapi.json").then().statusCode(200);
   }
 

@@ -2,6 +2,7 @@ package dev.workcell.messaging.relay;
 
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
@@ -10,6 +11,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.http.WebSocketFrame;
@@ -39,6 +41,15 @@ public final class HttpRelay {
 
     void response(int status, MultiMap headers);
   }
+
+  /** Relays headers as they are (hop-by-hop ones aside). */
+  public static final Edits AS_IS = new Edits() {
+    @Override
+    public void request(MultiMap headers) {}
+
+    @Override
+    public void response(int status, MultiMap headers) {}
+  };
 
   /** What the relay answers itself when the target cannot be reached. */
   public interface Failure {
@@ -110,12 +121,32 @@ public final class HttpRelay {
     if (protocols != null) {
       options.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
     }
-    client.webSocket(options).onFailure(e -> failure.unreachable(in, e)).onSuccess(upstream ->
-        in.toWebSocket().onFailure(e -> upstream.close()).onSuccess(downstream -> {
-          forward(downstream, upstream);
-          forward(upstream, downstream);
-        }));
+    client.webSocket(options).onFailure(e -> refused(in, e, edits, failure)).onSuccess(upstream -> {
+      // Held until the browser's side is upgraded: a target that speaks (or closes, 4004) at once would be lost.
+      upstream.pause();
+      in.toWebSocket().onFailure(e -> upstream.close()).onSuccess(downstream -> {
+        forward(downstream, upstream);
+        forward(upstream, downstream);
+        upstream.resume();
+      });
+    });
     // Stays paused: a request read to its end can no longer be upgraded.
+  }
+
+  /** The target answered the upgrade with a plain response (a refusal: 401, 403, 429…): the client gets it as it is. */
+  private static void refused(HttpServerRequest in, Throwable e, Edits edits, Failure failure) {
+    if (!(e instanceof UpgradeRejectedException rejected)) {
+      failure.unreachable(in, e);
+      return;
+    }
+    HttpServerResponse out = in.response();
+    out.setStatusCode(rejected.getStatus());
+    if (rejected.getHeaders() != null) {
+      copy(rejected.getHeaders(), out.headers());
+    }
+    edits.response(rejected.getStatus(), out.headers());
+    Buffer body = rejected.getBody() == null ? Buffer.buffer() : rejected.getBody();
+    out.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length())).end(body);
   }
 
   // Data frames pass in order (fragments included); control frames are answered by each side.
@@ -129,17 +160,22 @@ public final class HttpRelay {
         }
       }
     });
-    from.closeHandler(v -> {
-      if (!to.isClosed()) {
-        Short status = from.closeStatusCode();
-        if (status != null && status != 1005 && status != 1006 && status != 1015) {
-          to.close(status, from.closeReason());
-        } else {
-          to.close();
-        }
-      }
-    });
+    from.closeHandler(v -> closeLike(from, to));
     from.exceptionHandler(e -> to.close());
+    if (from.isClosed() || from.closeStatusCode() != null) {
+      closeLike(from, to); // it closed before these handlers were set (a target that refuses at once: 4004)
+    }
+  }
+
+  private static void closeLike(WebSocketBase from, WebSocketBase to) {
+    if (!to.isClosed()) {
+      Short status = from.closeStatusCode();
+      if (status != null && status != 1005 && status != 1006 && status != 1015) {
+        to.close(status, from.closeReason());
+      } else {
+        to.close();
+      }
+    }
   }
 
   private static boolean isWebSocket(HttpServerRequest in) {

@@ -52,4 +52,15 @@ public interface TerminalSettings {
    * unset (the default), no CORS headers are sent and preflights are not answered.
    */
   Optional<List<String>> corsOrigins();
+
+  /** Where terminal-service listens (env WORKCELL_TERMINAL_SERVICE_URL): /api/open-terminal/api/terminals/** and /ws/work-terminal are relayed there. */
+  @WithDefault("http://127.0.0.1:8485")
+  java.net.URI serviceUrl();
+
+  /**
+   * Browser origins besides the gateway's own that may open the Work terminal's WebSocket (env
+   * WORKCELL_TERMINAL_WORK_ORIGINS, comma-separated). A request with another Origin is refused (403);
+   * one without an Origin (not a browser) still needs its ticket.
+   */
+  Optional<List<String>> workOrigins();
 }

@@ -24,11 +24,11 @@ public class TerminalMetaResource {
     return Map.of("status", "ok");
   }
 
-  /** No interactive terminals and no notebooks here (see docs/open-terminal.md); the system prompt is not offered. */
+  /** Interactive terminals (served by terminal-service); no notebooks here (see docs/open-terminal.md); the system prompt is not offered. */
   @GET
   @Path("/api/config")
   public Map<String, Map<String, Boolean>> config() {
-    return Map.of("features", Map.of("terminal", false, "notebooks", false, "system", false));
+    return Map.of("features", Map.of("terminal", true, "notebooks", false, "system", false));
   }
 
   @GET

@@ -1,0 +1,160 @@
+"""Interactive terminal through the gateway's origin vs. a raw `docker exec -it` into the same sandbox
+(issue 20): keystroke-to-echo round trip p50/p99 (a raw-mode `cat` echoing one byte at a time) and
+bulk output throughput (`head -c 50M /dev/zero | base64`). Python 3 stdlib; docker CLI for the baseline.
+
+    bench.py URL KEY OUT [--instance NAME] [--keys 500] [--warmup 200]
+"""
+import argparse
+import datetime
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bin", "lib", "e2e"))
+sys.path.insert(0, os.path.join(HERE, "..", "terminal-server"))
+from ws_client import WebSocket  # noqa: E402
+from bench import home_container, pct  # noqa: E402  (bench/terminal-server)
+
+USER = "bench/terminal-echo"
+BULK = b"head -c 50M /dev/zero | base64; echo BULK$((40+2))END\r"
+BULK_MARK = re.compile(rb"BULK42END")
+
+
+class GatewayTerminal:
+    def __init__(self, url, key):
+        req = urllib.request.Request(url + "/api/open-terminal/api/terminals", method="POST",
+                                     headers={"Authorization": "Bearer " + key, "X-User-Id": USER})
+        with urllib.request.urlopen(req, timeout=120) as r:
+            self.id = json.loads(r.read())["id"]
+        self.ws = WebSocket(url.replace("http://", "ws://") + "/api/open-terminal/api/terminals/" + self.id)
+        self.ws.send_text(json.dumps({"type": "auth", "token": key}))
+
+    def write(self, data):
+        self.ws.send_binary(data)
+
+    def read(self):
+        return self.ws.recv()[1]
+
+    def close(self):
+        self.ws.close()
+
+
+class ExecTerminal:
+    """`docker exec -it` on a local pty, as a person at a terminal would run it."""
+
+    def __init__(self, container):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execvp("docker", ["docker", "exec", "-it", "-u", "1000:1000", "-w", "/home/user", container, "bash"])
+        time.sleep(0.5)
+        # The local pty must pass bytes through untouched: docker's own pty in the sandbox does the work.
+        import tty
+        tty.setraw(self.fd)
+
+    def write(self, data):
+        os.write(self.fd, data)
+
+    def read(self):
+        select.select([self.fd], [], [], 30)
+        return os.read(self.fd, 1 << 20)
+
+    def close(self):
+        try:
+            os.write(self.fd, b"\x03exit\r")
+            os.close(self.fd)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+
+
+def read_until(term, regex, timeout=120):
+    seen, tail, end = bytearray(), 0, time.monotonic() + timeout
+    while not regex.search(seen, tail):
+        tail = max(0, len(seen) - 64)
+        if time.monotonic() > end:
+            raise SystemExit(f"no {regex.pattern!r}; last output {bytes(seen[-200:])!r}")
+        seen += term.read()
+    return len(seen)
+
+
+def echo_samples(term, keys, warmup):
+    term.write(b"stty raw -echo; echo CAT$((1+1)); exec cat\r")
+    read_until(term, re.compile(rb"CAT2"))
+    time.sleep(0.3)
+    samples = []
+    for i in range(warmup + keys):
+        started = time.perf_counter()
+        term.write(b"x")
+        got = b""
+        while b"x" not in got:
+            got += term.read()
+        if i >= warmup:
+            samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def bulk(term):
+    term.write(b"echo READY$((1+1))\r")
+    read_until(term, re.compile(rb"READY2"))
+    started = time.perf_counter()
+    term.write(BULK)
+    size = read_until(term, BULK_MARK, timeout=600)
+    took = time.perf_counter() - started
+    return size / took / 1e6, size, took
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("url")
+    ap.add_argument("key")
+    ap.add_argument("out")
+    ap.add_argument("--instance")
+    ap.add_argument("--keys", type=int, default=500)
+    ap.add_argument("--warmup", type=int, default=200)
+    a = ap.parse_args()
+    url = a.url.rstrip("/")
+    rows = []
+    gw = GatewayTerminal(url, a.key)
+    gw_echo = echo_samples(gw, a.keys, a.warmup)
+    gw.close()
+    gw = GatewayTerminal(url, a.key)
+    gw_bulk = bulk(gw)
+    gw.close()
+    container = home_container(USER, a.instance)
+    ex = ExecTerminal(container)
+    ex_echo = echo_samples(ex, a.keys, min(a.warmup, 50))
+    ex.close()
+    ex = ExecTerminal(container)
+    ex_bulk = bulk(ex)
+    ex.close()
+    load = open("/proc/loadavg").read().split()[:3]
+    rows.append(("keystroke → echo p50 (ms)", pct(gw_echo, 50), pct(ex_echo, 50)))
+    rows.append(("keystroke → echo p99 (ms)", pct(gw_echo, 99), pct(ex_echo, 99)))
+    rows.append(("bulk `head -c 50M /dev/zero | base64` (MB/s)", gw_bulk[0], ex_bulk[0]))
+    lines = [
+        "# terminal-echo", "",
+        "%s; load average %s (2 shared cores); %d keystrokes (after %d warm-up) into a raw-mode `cat`, one at a time;"
+        % (datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), " ".join(load), a.keys, a.warmup),
+        "bulk: %.1f MB of output (base64 and the pty's CRLF) read as fast as the client can. Gateway: the Open Terminal"
+        " WebSocket on the gateway's origin (gateway → terminal-service → NATS → sandbox-service → celld → pty)."
+        " Baseline: `docker exec -it` into the same home sandbox on a local pty. Run: `bench/terminal-echo/run.sh`."
+        % (gw_bulk[1] / 1e6), "",
+        "| measure | gateway | `docker exec -it` | ratio gateway/exec |", "|---|---:|---:|---:|"]
+    for name, g, e in rows:
+        lines.append("| %s | %.2f | %.2f | %.2f |" % (name, g, e, g / e if e else float("nan")))
+    lines += ["", "Goals (issue 20): echo p50 ≤ 3 ms, p99 ≤ 10 ms; bulk ≥ 50 MB/s."]
+    text = "\n".join(lines) + "\n"
+    with open(a.out, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

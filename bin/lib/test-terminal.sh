@@ -1,0 +1,29 @@
+# shellcheck shell=bash
+# Interactive terminals on a real stack (issue 20): OpenWebUI's Open Terminal terminals through the
+# gateway's origin (gateway → terminal-service → NATS → sandbox-service → celld), with a real
+# WebSocket client (bin/lib/e2e/ws_client.py). Sourced by bin/lib/test.sh; defines functions only.
+#
+#   wt_terminal_checks URL KEY STATE_DIR STACK_COMMAND...
+#
+# The Work terminal (/ws/work-terminal, one-time tickets) runs as an admin account of its own, which
+# the stack's admin disables once (bin/lib/e2e/work_terminal_checks.py).
+
+wt_terminal_checks() {
+  local url=$1 key=$2 state=$3 e2e=$ROOT/bin/lib/e2e/terminal_checks.py pid admin user
+  shift 3
+  pid=$(cat "$state/run/terminal-service.pid" 2>/dev/null || true)
+  wt_check "terminal: /api/open-terminal/api/config reports terminal: true" python3 "$e2e" config "$url" "$key"
+  wt_check "terminal: type echo, read it back" python3 "$e2e" echo "$url" "$key"
+  wt_check "terminal: resize, then stty size shows it" python3 "$e2e" resize "$url" "$key"
+  wt_check "terminal: Ctrl-C ends sleep 100" python3 "$e2e" ctrl-c "$url" "$key"
+  wt_check "terminal: exit closes the socket and ends the session" python3 "$e2e" exit "$url" "$key"
+  wt_check "terminal: OpenWebUI's flow (create, list, wrong key 4001, right key, command, resize, delete, 4004)" \
+    python3 "$e2e" openwebui "$url" "$key"
+  wt_check "terminal: another user's session is 404 over HTTP and 4004 over the WebSocket" \
+    python3 "$e2e" other-user "$url" "$key"
+  wt_check "terminal: yes for 10 s into a slow reader: bounded memory, Ctrl-C still works" \
+    python3 "$e2e" flood "$url" "$key" ${pid:+"$pid"}
+  admin=$("$@" token --user admin --role admin 2>/dev/null) && user=$("$@" token --user terminal-check --role admin 2>/dev/null)
+  wt_check "work terminal: tickets, origin, per-task cap, revocation within 1 s" \
+    python3 "$ROOT/bin/lib/e2e/work_terminal_checks.py" "$url" "$admin" "$user"
+}

@@ -229,11 +229,11 @@ func TestSwapRaceNeverEscapes(t *testing.T) {
 			loop(func() {
 				if res, err := h.s.files.Read("race/f"); err == nil {
 					atomic.AddInt64(&oks, 1)
-					if res.(map[string]any)["content"] != "inside" {
+					if string(res.(wire.Bulk).Data) != "inside" {
 						atomic.AddInt64(&escapes, 1)
 					}
 				}
-				if res, err := h.s.files.Read("racefile"); err == nil && res.(map[string]any)["content"] != "inside" {
+				if res, err := h.s.files.Read("racefile"); err == nil && string(res.(wire.Bulk).Data) != "inside" {
 					atomic.AddInt64(&escapes, 1)
 				}
 				if res, err := h.s.files.ReadBytes("race/f", nil, nil); err == nil && res.(map[string]any)["data"] != "aW5zaWRl" {

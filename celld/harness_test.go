@@ -78,6 +78,9 @@ func newClient(t *testing.T, w io.WriteCloser, r io.Reader) *client {
 		defer close(c.closed)
 		for {
 			body, err := framing.ReadFrame(r)
+			if err == nil {
+				body, err = framing.DecodeBulk(body)
+			}
 			if err != nil {
 				return
 			}

@@ -243,7 +243,7 @@ func (s *Files) Read(path string) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, wire.Errf(wire.CodeNotUTF8, "%s: not valid UTF-8; use read_bytes", p)
 	}
-	return map[string]any{"content": string(data), "size": len(data), "version": versionOf(&st)}, nil
+	return wire.Bulk{Result: map[string]any{"size": len(data), "version": versionOf(&st)}, Field: "content", Data: data}, nil
 }
 
 func (s *Files) ReadBytes(path string, offset, limit *int64) (any, error) {

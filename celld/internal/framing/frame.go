@@ -15,6 +15,9 @@ import (
 )
 
 // MaxFrame bounds one frame in either direction (4-byte big-endian length prefix, then JSON).
+// A reply with a large wire.Bulk field is a bulk frame instead: after the length prefix, byte 0 (no
+// JSON text starts with it), the JSON's length (4 bytes, big-endian), the JSON (its "bulk" names
+// the result field left out), then that field's raw bytes.
 const MaxFrame = 8 << 20
 
 var ErrFrameTooLarge = errors.New("frame exceeds 8 MiB")
@@ -40,6 +43,38 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("truncated frame body: %v", err)
 	}
 	return body, nil
+}
+
+// DecodeBulk turns a bulk frame's body back into the plain JSON reply it stands for (a body that is
+// plain JSON is returned as it is). Callers in Go are tests; sandbox-service decodes it in Java.
+func DecodeBulk(body []byte) ([]byte, error) {
+	if len(body) == 0 || body[0] != 0 {
+		return body, nil
+	}
+	if len(body) < 5 {
+		return nil, fmt.Errorf("truncated bulk frame")
+	}
+	n := binary.BigEndian.Uint32(body[1:5])
+	if uint64(n) > uint64(len(body)-5) {
+		return nil, fmt.Errorf("bulk frame's JSON length exceeds the frame")
+	}
+	var r map[string]json.RawMessage
+	if err := json.Unmarshal(body[5:5+n], &r); err != nil {
+		return nil, err
+	}
+	var field string
+	var result map[string]any
+	if json.Unmarshal(r["bulk"], &field) != nil || field == "" || json.Unmarshal(r["result"], &result) != nil || result == nil {
+		return nil, fmt.Errorf("bulk frame names no field of an object result")
+	}
+	result[field] = string(body[5+n:])
+	delete(r, "bulk")
+	restored, err := json.Marshal(result)
+	if err != nil {
+		return nil, err
+	}
+	r["result"] = restored
+	return json.Marshal(r)
 }
 
 // Writer serialises frames from many goroutines onto one stream.
@@ -90,6 +125,38 @@ type reply struct {
 	OK     bool          `json:"ok"`
 	Result any           `json:"result,omitempty"`
 	Error  *wire.OpError `json:"error,omitempty"`
+	Bulk   string        `json:"bulk,omitempty"`
+}
+
+// encodeBulkFrame writes the reply's JSON and then data raw, in one buffer (see MaxFrame).
+func encodeBulkFrame(r reply, data []byte) ([]byte, error) {
+	head, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	n := 1 + 4 + len(head) + len(data)
+	if n > MaxFrame {
+		return nil, ErrFrameTooLarge
+	}
+	frame := make([]byte, 4+n)
+	binary.BigEndian.PutUint32(frame, uint32(n))
+	frame[4] = 0
+	binary.BigEndian.PutUint32(frame[5:], uint32(len(head)))
+	copy(frame[9:], head)
+	copy(frame[9+len(head):], data)
+	return frame, nil
+}
+
+// resultFrame encodes a successful reply; a large Bulk field goes raw after the JSON.
+func resultFrame(id int64, result any) ([]byte, error) {
+	if b, ok := result.(wire.Bulk); ok {
+		if len(b.Data) >= wire.BulkFrom {
+			return encodeBulkFrame(reply{ID: id, OK: true, Result: b.Result, Bulk: b.Field}, b.Data)
+		}
+		b.Result[b.Field] = string(b.Data)
+		result = b.Result
+	}
+	return EncodeFrame(reply{ID: id, OK: true, Result: result})
 }
 
 type OutputEvent struct {
@@ -103,7 +170,7 @@ func (fw *Writer) SendResult(id int64, result any) error {
 	if result == nil {
 		result = struct{}{}
 	}
-	frame, err := EncodeFrame(reply{ID: id, OK: true, Result: result})
+	frame, err := resultFrame(id, result)
 	if err == ErrFrameTooLarge {
 		return fw.SendError(id, wire.Errf(wire.CodeFileTooLarge, "the encoded reply exceeds the 8 MiB frame limit"))
 	}

@@ -94,3 +94,15 @@ func SplitReply(res any) (any, func()) {
 	}
 	return res, func() {}
 }
+
+// Bulk is a result with one large text field (a file's content). Over BulkFrom bytes it travels
+// raw after the reply's JSON instead of as a JSON string (see framing): the caller decodes a 2 MB
+// text with one copy instead of through a JSON string's buffers, and celld skips escaping it.
+type Bulk struct {
+	Result map[string]any
+	Field  string
+	Data   []byte
+}
+
+// BulkFrom is the size from which a Bulk field leaves the JSON; below it a reply stays plain JSON.
+const BulkFrom = 8 << 10

@@ -9,6 +9,7 @@ import dev.workcell.terminal.socket.web.TerminalBridge;
 import dev.workcell.terminal.work.service.WorkTerminals;
 import dev.workcell.terminal.work.service.WorkTerminals.Grant;
 import io.quarkus.logging.Log;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
@@ -55,9 +56,13 @@ public class WorkTerminalRoute {
       request.pause();
       Integer cols = size(request.getParam("cols"));
       Integer rows = size(request.getParam("rows"));
+      // Back on the request's event loop before the upgrade: upgraded elsewhere (a NATS reply thread),
+      // the client's first keystroke could arrive before the socket's handlers are set, and be lost.
+      Context context = vertx.getOrCreateContext();
       work.admit(request.getParam("ticket"), request.getParam("taskId"))
           .chain(grant -> work.open(grant, cols, rows).map(terminal -> new Opened(grant, terminal)))
-          .subscribe().with(opened -> upgrade(request, opened), failure -> refuse(request, failure));
+          .subscribe().with(opened -> context.runOnContext(v -> upgrade(request, opened)),
+              failure -> context.runOnContext(v -> refuse(request, failure)));
     });
   }
 

@@ -108,7 +108,7 @@ public class MessageCodec {
   }
 
   /** The {@link Bulk} component of a record type, and how to take it out of a value. */
-  private record BulkField(RecordComponent component, int index, Constructor<?> canonical) {
+  private record BulkField(RecordComponent[] components, int index, Constructor<?> canonical) {
 
     static Optional<BulkField> of(Class<?> type) {
       RecordComponent[] components = type.getRecordComponents();
@@ -121,7 +121,7 @@ public class MessageCodec {
           try {
             Constructor<?> canonical = type.getDeclaredConstructor(types);
             canonical.setAccessible(true);
-            return Optional.of(new BulkField(components[i], i, canonical));
+            return Optional.of(new BulkField(components, i, canonical));
           } catch (NoSuchMethodException e) {
             throw new IllegalStateException("record without canonical constructor: " + type, e);
           }
@@ -131,16 +131,16 @@ public class MessageCodec {
     }
 
     String name() {
-      return component.getName();
+      return components[index].getName();
     }
 
     boolean text() {
-      return component.getType() == String.class;
+      return components[index].getType() == String.class;
     }
 
     /** The value's bulk bytes when they are worth a frame, else null. */
     byte[] largeBytes(Object value) throws ReflectiveOperationException {
-      Object raw = component.getAccessor().invoke(value);
+      Object raw = components[index].getAccessor().invoke(value);
       if (raw instanceof String text && text.length() >= FRAME_FROM) {
         return text.getBytes(StandardCharsets.UTF_8);
       }
@@ -149,7 +149,6 @@ public class MessageCodec {
 
     /** A copy of {@code value} with the bulk component null: the JSON part of the frame. */
     Object without(Object value) throws ReflectiveOperationException {
-      RecordComponent[] components = value.getClass().getRecordComponents();
       Object[] args = new Object[components.length];
       for (int i = 0; i < components.length; i++) {
         args[i] = i == index ? null : components[i].getAccessor().invoke(value);

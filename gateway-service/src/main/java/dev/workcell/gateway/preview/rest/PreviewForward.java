@@ -5,7 +5,6 @@ import dev.workcell.contracts.preview.PreviewToken;
 import dev.workcell.gateway.preview.config.PreviewSettings;
 import dev.workcell.messaging.relay.HttpRelay;
 import dev.workcell.messaging.relay.RelayProblem;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,14 +18,6 @@ import jakarta.enterprise.event.Observes;
  */
 @ApplicationScoped
 public class PreviewForward {
-
-  private static final HttpRelay.Edits AS_IS = new HttpRelay.Edits() {
-    @Override
-    public void request(MultiMap headers) {}
-
-    @Override
-    public void response(int status, MultiMap headers) {}
-  };
 
   private final PreviewSettings settings;
   private final Vertx vertx;
@@ -43,7 +34,7 @@ public class PreviewForward {
     router.route(PreviewToken.PATH_PREFIX + "*").order(-100).handler(context -> {
       var request = context.request();
       request.pause();
-      relay.relay(request, host, port, request.uri(), AS_IS, (in, e) ->
+      relay.relay(request, host, port, request.uri(), HttpRelay.AS_IS, (in, e) ->
           RelayProblem.send(in, ErrorCode.SERVICE_UNAVAILABLE, "preview-proxy is not reachable"));
     });
   }

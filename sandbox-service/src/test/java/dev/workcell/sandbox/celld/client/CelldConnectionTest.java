@@ -150,6 +150,33 @@ class CelldConnectionTest {
     }
   }
 
+  /** A bulk frame: byte 0, the JSON's length (as claimed), the JSON, the raw text. */
+  private static byte[] bulk(int claimed, String json, String text) {
+    byte[] head = json.getBytes(StandardCharsets.UTF_8);
+    byte[] raw = text.getBytes(StandardCharsets.UTF_8);
+    return FrameDecoder.encode(java.nio.ByteBuffer.allocate(5 + head.length + raw.length)
+        .put((byte) 0).putInt(claimed).put(head).put(raw).array());
+  }
+
+  @Test
+  void aBulkFrameDeliversItsRawTextAndAHostileOneClosesTheConnection() throws Exception {
+    var read = callAsync("read");
+    long id = peer.nextId();
+    String json = "{\"id\":" + id + ",\"ok\":true,\"result\":{\"size\":9},\"bulk\":\"content\"}";
+    connection.stdout(bulk(json.getBytes(StandardCharsets.UTF_8).length, json, "\"å\"\n✓"));
+    assertThat(read.get(5, TimeUnit.SECONDS).get("content").textValue()).isEqualTo("\"å\"\n✓");
+
+    String noField = "{\"id\":1,\"ok\":true,\"result\":{}}";
+    String notObject = "{\"id\":1,\"ok\":true,\"result\":[1],\"bulk\":\"content\"}";
+    for (byte[] hostile : new byte[][] {bulk(Integer.MAX_VALUE, json, "x"), bulk(-1, json, "x"), bulk(3, json, "x"),
+        bulk(noField.length(), noField, "x"), bulk(notObject.length(), notObject, "x"), FrameDecoder.encode(new byte[] {0, 0})}) {
+      CelldConnection fresh = new CelldConnection("t-unit", "container");
+      fresh.attach(new ScriptedPeer());
+      fresh.stdout(hostile);
+      assertThat(fresh.open()).isFalse();
+    }
+  }
+
   @Test
   void aReplyThatDoesNotFitTheContractIsRefused() {
     JsonNode tooMany = CelldConnection.JSON.createObjectNode().put("truncated", false)

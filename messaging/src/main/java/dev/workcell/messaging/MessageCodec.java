@@ -13,7 +13,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
+import dev.workcell.messaging.budget.Utf8;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
@@ -33,6 +37,7 @@ public class MessageCodec {
   /** Below this a bulk value stays in the JSON, readable as it is with the nats CLI. */
   static final int FRAME_FROM = 8 << 10;
   private static final int HEADER = 5;
+  private static final byte[] REPLACEMENT = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
 
   private static final ClassValue<Optional<BulkField>> BULK = new ClassValue<>() {
     @Override
@@ -49,11 +54,17 @@ public class MessageCodec {
 
   public byte[] encode(Object value) {
     try {
+      if (value instanceof BulkMessage<?> message) {
+        return framed(mapper.writeValueAsBytes(message.value()), message.text());
+      }
       if (value != null) {
         Optional<BulkField> bulk = BULK.get(value.getClass());
         if (bulk.isPresent()) {
-          byte[] raw = bulk.get().largeBytes(value);
-          if (raw != null) {
+          Object large = bulk.get().large(value);
+          if (large instanceof String text) {
+            return framed(mapper.writeValueAsBytes(bulk.get().without(value)), text);
+          }
+          if (large instanceof byte[] raw) {
             return framed(mapper.writeValueAsBytes(bulk.get().without(value)), raw);
           }
         }
@@ -82,11 +93,34 @@ public class MessageCodec {
   }
 
   private static byte[] framed(byte[] json, byte[] raw) {
-    byte[] frame = new byte[HEADER + json.length + raw.length];
+    byte[] frame = frame(json, raw.length);
+    System.arraycopy(raw, 0, frame, HEADER + json.length, raw.length);
+    return frame;
+  }
+
+  /**
+   * The text is encoded straight into the frame, without a byte[] of its own first. A lone
+   * surrogate becomes U+FFFD, three bytes, as {@link Utf8#length} counts it.
+   */
+  private static byte[] framed(byte[] json, String text) {
+    byte[] frame = frame(json, Math.toIntExact(Utf8.length(text)));
+    ByteBuffer out = ByteBuffer.wrap(frame, HEADER + json.length, frame.length - HEADER - json.length);
+    CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
+        .onUnmappableCharacter(CodingErrorAction.REPLACE).replaceWith(REPLACEMENT);
+    CharBuffer in = CharBuffer.wrap(text);
+    encoder.encode(in, out, true);
+    encoder.flush(out);
+    if (in.hasRemaining() || out.hasRemaining()) {
+      throw new IllegalStateException("UTF-8 length of a bulk text miscounted");
+    }
+    return frame;
+  }
+
+  private static byte[] frame(byte[] json, int rawLength) {
+    byte[] frame = new byte[HEADER + json.length + rawLength];
     frame[0] = FRAMED;
     ByteBuffer.wrap(frame, 1, 4).putInt(json.length);
     System.arraycopy(json, 0, frame, HEADER, json.length);
-    System.arraycopy(raw, 0, frame, HEADER + json.length, raw.length);
     return frame;
   }
 
@@ -138,11 +172,11 @@ public class MessageCodec {
       return components[index].getType() == String.class;
     }
 
-    /** The value's bulk bytes when they are worth a frame, else null. */
-    byte[] largeBytes(Object value) throws ReflectiveOperationException {
+    /** The value's bulk text or bytes when they are worth a frame, else null. */
+    Object large(Object value) throws ReflectiveOperationException {
       Object raw = components[index].getAccessor().invoke(value);
       if (raw instanceof String text && text.length() >= FRAME_FROM) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return text;
       }
       return raw instanceof byte[] bytes && bytes.length >= FRAME_FROM ? bytes : null;
     }

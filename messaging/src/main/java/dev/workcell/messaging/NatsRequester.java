@@ -44,6 +44,11 @@ public class NatsRequester {
     return request(subject.name(), body, subject.reply(), actor, deadline);
   }
 
+  /** A request whose bulk text is already UTF-8 bytes: it never becomes a Java string here. */
+  public <Q, R> Uni<R> request(Subject<Q, R> subject, BulkMessage<Q> body, Actor actor, Duration deadline) {
+    return request(subject.name(), body, subject.reply(), actor, deadline);
+  }
+
   private <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor, Duration deadline) {
     return Uni.createFrom().deferred(() -> {
       if (!nats.connected()) {

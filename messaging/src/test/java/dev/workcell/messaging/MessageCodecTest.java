@@ -35,6 +35,27 @@ class MessageCodecTest {
   }
 
   @Test
+  void aLoneSurrogateInALargeTextBecomesTheReplacementCharacter() {
+    String text = "x".repeat(10_000) + "\uD800" + "y"; // half of a pair, as a client's JSON escape can carry it
+    WriteFile write = new WriteFile(new SandboxRef("task", "t-1"), "a.txt", text, null, false);
+
+    WriteFile back = codec.decode(codec.encode(write), WriteFile.class);
+
+    assertThat(back.content()).isEqualTo("x".repeat(10_000) + "\uFFFDy");
+  }
+
+  @Test
+  void textAlreadyInUtf8IsFramedAsItIs() {
+    byte[] text = "line \"å\" ✓\n".repeat(1_000).getBytes(StandardCharsets.UTF_8);
+    WriteFile without = new WriteFile(new SandboxRef("task", "t-1"), "a.txt", null, "v1", true);
+
+    byte[] body = codec.encode(new BulkMessage<>(without, text));
+
+    assertThat(codec.decode(body, WriteFile.class))
+        .isEqualTo(new WriteFile(new SandboxRef("task", "t-1"), "a.txt", new String(text, StandardCharsets.UTF_8), "v1", true));
+  }
+
+  @Test
   void largeBytesSkipBase64() {
     byte[] data = new byte[2_000_000];
     Arrays.fill(data, (byte) 0xff);

@@ -5,6 +5,7 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.subject.Subject;
 import dev.workcell.contracts.task.TaskSubjects;
+import dev.workcell.messaging.BulkMessage;
 import dev.workcell.messaging.NatsRequester;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -95,6 +96,10 @@ public class CallerRequests {
   }
 
   public <Q, R> Uni<R> as(Actor actor, Subject<Q, R> subject, Q body, Duration deadline) {
+    return nats.request(subject, body, actor, deadline);
+  }
+
+  public <Q, R> Uni<R> as(Actor actor, Subject<Q, R> subject, BulkMessage<Q> body, Duration deadline) {
     return nats.request(subject, body, actor, deadline);
   }
 

@@ -12,10 +12,12 @@ import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.gateway.auth.service.CallerRequests;
 import dev.workcell.gateway.budget.service.GatewayBudget;
+import dev.workcell.gateway.file.service.BulkBodyReader;
+import dev.workcell.gateway.file.service.BulkBodyReader.BulkBody;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.task.service.TaskSandboxes;
 import io.quarkus.security.Authenticated;
-import dev.workcell.messaging.budget.Utf8;
+import dev.workcell.messaging.BulkMessage;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
@@ -29,6 +31,9 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -47,11 +52,13 @@ public class FileResource {
   private final CallerRequests caller;
   private final TaskSandboxes sandboxes;
   private final GatewayBudget budget;
+  private final BulkBodyReader bodies;
 
-  public FileResource(CallerRequests caller, TaskSandboxes sandboxes, GatewayBudget budget) {
+  public FileResource(CallerRequests caller, TaskSandboxes sandboxes, GatewayBudget budget, BulkBodyReader bodies) {
     this.caller = caller;
     this.sandboxes = sandboxes;
     this.budget = budget;
+    this.bodies = bodies;
   }
 
   @GET
@@ -79,18 +86,20 @@ public class FileResource {
   @Path("/file")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "saveWorkspaceFile", summary = "Save a text file; expectedVersion makes it a compare-and-swap")
-  public Uni<FileWritten> save(@PathParam("taskId") String taskId, SaveFileRequest body) {
-    SaveFileRequest request = Inputs.body(body);
+  public Uni<FileWritten> save(@PathParam("taskId") String taskId,
+      @RequestBody(required = true, content = @Content(schema = @Schema(implementation = SaveFileRequest.class))) byte[] body) {
+    BulkBody<SaveFileRequest> read = Inputs.body(bodies.read(body, SaveFileRequest.class));
+    SaveFileRequest request = read.value();
     String file = Inputs.workspacePath(request.path(), true);
-    if (request.content() == null) {
+    if (read.text() == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "content is required");
     }
-    if (request.content().length() > Limits.FILE_MAX_BYTES || Utf8.length(request.content()) > Limits.FILE_MAX_BYTES) {
+    if (read.text().length > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
     }
     boolean parents = Boolean.TRUE.equals(request.createParents());
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_WRITE,
-        new WriteFile(owned.ref(), file, request.content(), request.expectedVersion(), parents),
+        new BulkMessage<>(new WriteFile(owned.ref(), file, null, request.expectedVersion(), parents), read.text()),
         SANDBOX_DEADLINE));
   }
 }

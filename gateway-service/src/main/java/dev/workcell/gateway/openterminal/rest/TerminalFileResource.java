@@ -16,6 +16,8 @@ import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteFile;
 import dev.workcell.gateway.budget.service.GatewayBudget;
+import dev.workcell.gateway.file.service.BulkBodyReader;
+import dev.workcell.gateway.file.service.BulkBodyReader.BulkBody;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.openterminal.rest.TerminalRequests.PathRequest;
 import dev.workcell.gateway.openterminal.rest.TerminalRequests.ReplaceRequest;
@@ -39,6 +41,7 @@ import dev.workcell.gateway.openterminal.service.TerminalCaller;
 import dev.workcell.gateway.openterminal.service.TerminalSandbox;
 import dev.workcell.gateway.openterminal.service.TextLines;
 import dev.workcell.messaging.budget.Utf8;
+import dev.workcell.messaging.BulkMessage;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
@@ -62,14 +65,16 @@ public class TerminalFileResource {
   private final DocumentText documents;
   private final long viewMaxBytes;
   private final GatewayBudget budget;
+  private final BulkBodyReader bodies;
 
   public TerminalFileResource(TerminalSandbox sandbox, SessionCwds cwds, DocumentText documents, TerminalSettings settings,
-      GatewayBudget budget) {
+      GatewayBudget budget, BulkBodyReader bodies) {
     this.sandbox = sandbox;
     this.cwds = cwds;
     this.documents = documents;
     this.viewMaxBytes = settings.viewMaxBytes();
     this.budget = budget;
+    this.bodies = bodies;
   }
 
   @GET
@@ -134,15 +139,19 @@ public class TerminalFileResource {
   @POST
   @Path("/files/write")
   @Consumes(MediaType.APPLICATION_JSON)
-  public Uni<Written> write(WriteRequest body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+  public Uni<Written> write(byte[] body, @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
     TerminalCaller caller = TerminalCaller.of(user, session);
-    WriteRequest request = Inputs.body(body);
-    String file = HomePaths.resolve(QueryValues.required("path", request.path()), cwds.get(caller));
-    if (request.content() == null) {
+    BulkBody<WriteRequest> read = Inputs.body(bodies.read(body, WriteRequest.class));
+    String file = HomePaths.resolve(QueryValues.required("path", read.value().path()), cwds.get(caller));
+    if (read.text() == null) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "content is required");
     }
-    long size = utf8Size(request.content());
-    return sandbox.ask(SandboxSubjects.FILES_WRITE, new WriteFile(caller.sandbox(), file, request.content(), null, true)).map(written -> new Written(HomePaths.present(file), size));
+    long size = read.text().length;
+    if (size > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, null);
+    }
+    return sandbox.ask(SandboxSubjects.FILES_WRITE, new BulkMessage<>(new WriteFile(caller.sandbox(), file, null, null, true), read.text()))
+        .map(written -> new Written(HomePaths.present(file), size));
   }
 
   @POST

@@ -1,6 +1,7 @@
 package dev.workcell.gateway.openterminal.rest;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.workcell.contracts.Bulk;
 import java.util.List;
 import java.util.Map;
 
@@ -9,7 +10,7 @@ public final class TerminalRequests {
 
   private TerminalRequests() {}
 
-  public record WriteRequest(String path, String content) {}
+  public record WriteRequest(String path, @Bulk String content) {}
 
   public record ReplacementChunk(String target, String replacement, @JsonProperty("start_line") Integer startLine,
       @JsonProperty("end_line") Integer endLine, @JsonProperty("allow_multiple") Boolean allowMultiple) {}

@@ -10,6 +10,7 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.subject.Subject;
 import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.openterminal.config.TerminalSettings;
+import dev.workcell.messaging.BulkMessage;
 import dev.workcell.messaging.NatsRequester;
 import dev.workcell.messaging.budget.ByteBudget;
 import io.smallrye.mutiny.Multi;
@@ -42,6 +43,10 @@ public class TerminalSandbox {
   }
 
   public <Q, R> Uni<R> ask(Subject<Q, R> subject, Q body) {
+    return nats.request(subject, body, GATEWAY, deadline);
+  }
+
+  public <Q, R> Uni<R> ask(Subject<Q, R> subject, BulkMessage<Q> body) {
     return nats.request(subject, body, GATEWAY, deadline);
   }
 

@@ -181,17 +181,20 @@ wc_stop_service() {
   wc_stop_pid "$svc" "$run/$svc.pid"
 }
 
-# Starts every service, then shows one progress line until all are ready (or one fails).
+# wc_start_services [SVC...] — starts the services (every one by default), then shows one progress
+# line until all are ready (or one fails).
 wc_start_services() {
   local svc start=$SECONDS limit=${WORKCELL_START_TIMEOUT:-90} ready pending line last=
+  local -a svcs=("$@")
+  ((${#svcs[@]})) || svcs=("${WC_SERVICES[@]}")
   local -A restarts=()
-  for svc in "${WC_SERVICES[@]}"; do
+  for svc in "${svcs[@]}"; do
     wc_start_service "$svc"
     restarts[$svc]=$(wc_service_restarts "$svc")
   done
   while :; do
     ready=0 pending=()
-    for svc in "${WC_SERVICES[@]}"; do
+    for svc in "${svcs[@]}"; do
       if ! wc_service_running "$svc" || (($(wc_service_restarts "$svc") > ${restarts[$svc]})); then
         printf '\n' >&2
         tail -n 30 "$WC_LOGS/$svc.crashed.log" 2>/dev/null >&2 || tail -n 30 "$WC_LOGS/$svc.log" >&2
@@ -199,12 +202,12 @@ wc_start_services() {
       fi
       if wc_service_ready "$svc"; then ready=$((ready + 1)); else pending+=("${svc%-service}"); fi
     done
-    line=$(printf 'services ready: %d/%d after %d s %s' "$ready" "${#WC_SERVICES[@]}" "$((SECONDS - start))" \
+    line=$(printf 'services ready: %d/%d after %d s %s' "$ready" "${#svcs[@]}" "$((SECONDS - start))" \
       "${pending:+(waiting: ${pending[*]})}")
     # On a terminal one line updates in place; in a log a line is written only when the count changes.
     if [[ -t 2 ]]; then printf '\r    %-110s' "$line" >&2
     elif [[ $ready != "${last:-}" ]]; then printf '    %s\n' "$line" >&2; last=$ready; fi
-    ((ready == ${#WC_SERVICES[@]})) && break
+    ((ready == ${#svcs[@]})) && break
     if ((SECONDS - start >= limit)); then
       printf '\n' >&2
       wc_die "not ready after $limit s: ${pending[*]} (see bin/workcell logs SERVICE)"
@@ -212,7 +215,7 @@ wc_start_services() {
     sleep 0.25
   done
   [[ -t 2 ]] && printf '\n' >&2
-  wc_info "all ${#WC_SERVICES[@]} services ready in $((SECONDS - start)) s"
+  wc_info "all ${#svcs[@]} services ready in $((SECONDS - start)) s"
 }
 
 wc_stop_services() {

@@ -51,6 +51,7 @@ type msg struct {
 	Result json.RawMessage `json:"result"`
 	Error  *wire.OpError   `json:"error"`
 	at     time.Time
+	bulk   bool // came as a bulk frame (bytes raw after the JSON)
 }
 
 func (m msg) code() string {
@@ -78,6 +79,7 @@ func newClient(t *testing.T, w io.WriteCloser, r io.Reader) *client {
 		defer close(c.closed)
 		for {
 			body, err := framing.ReadFrame(r)
+			bulk := err == nil && body[0] == 0
 			if err == nil {
 				body, err = framing.DecodeBulk(body)
 			}
@@ -90,6 +92,7 @@ func newClient(t *testing.T, w io.WriteCloser, r io.Reader) *client {
 				return
 			}
 			m.at = time.Now()
+			m.bulk = bulk
 			c.mu.Lock()
 			ch, ok := c.routes[m.ID]
 			c.mu.Unlock()

@@ -28,6 +28,7 @@ type term struct {
 	final   *msg
 	noAck   bool
 	unacked int
+	bulk    int // output events that came as bulk frames
 }
 
 func openTerm(t *testing.T, h *client, args map[string]any) *term {
@@ -60,6 +61,9 @@ func (tm *term) take(d time.Duration) bool {
 	select {
 	case m := <-tm.ch:
 		if m.Event == "pty_output" {
+			if m.bulk {
+				tm.bulk++
+			}
 			b, err := base64.StdEncoding.DecodeString(m.Data)
 			if err != nil {
 				tm.t.Fatalf("bad base64: %v", err)
@@ -371,4 +375,22 @@ func TestTerminalEchoRoundTrip(t *testing.T) {
 	}
 	sort.Slice(rtts, func(i, j int) bool { return rtts[i] < rtts[j] })
 	t.Logf("keystroke echo through celld: p50 %s, p99 %s (%d keystrokes)", rtts[len(rtts)/2], rtts[len(rtts)*99/100], len(rtts))
+}
+
+func TestTerminalRawOutputComesAsBulkFramesWithTheExactBytes(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	// Bytes that are not UTF-8 (a JSON string could not carry them raw) and a flood's worth more.
+	cmd := `stty raw -echo; printf 'A\377\000\200Z'; head -c 100000 /dev/zero | tr '\0' x; printf END`
+	for _, raw := range []bool{true, false} {
+		tm := openTerm(t, h.client, map[string]any{"command": cmd, "rawOutput": raw})
+		tm.until("END")
+		out := tm.out.String()
+		if !strings.HasPrefix(out, "A\xff\x00\x80Z") || strings.Count(out, "x") != 100000 {
+			t.Fatalf("raw=%v: output changed on the way: %d bytes, %q...", raw, len(out), strings.SplitN(out, "xxx", 2)[0])
+		}
+		if raw != (tm.bulk > 0) {
+			t.Fatalf("raw=%v: %d of the output events were bulk frames", raw, tm.bulk)
+		}
+		tm.end()
+	}
 }

@@ -26,4 +26,21 @@ wt_terminal_checks() {
   admin=$("$@" token --user admin --role admin 2>/dev/null) && user=$("$@" token --user terminal-check --role admin 2>/dev/null)
   wt_check "work terminal: tickets, origin, per-task cap, revocation within 1 s" \
     python3 "$ROOT/bin/lib/e2e/work_terminal_checks.py" "$url" "$admin" "$user"
+  wt_check "terminal: python3 through run_command answers send_process_input print(6*7) with 42" \
+    python3 "$e2e" python3 "$url" "$key"
+  # The idle timeout on a terminal-service restarted with a short one, then the default again.
+  wt_check "work terminal: terminal-service restarts with WORK_TERMINAL_IDLE_TIMEOUT_MS=3000" \
+    wt_terminal_restart "$state" env WORK_TERMINAL_IDLE_TIMEOUT_MS=3000 "$@"
+  wt_check "work terminal: 3 s without input or output closes the session (4000); typing keeps it open" \
+    python3 "$ROOT/bin/lib/e2e/work_terminal_checks.py" "$url" "$admin" "$user" --idle 3000
+  wt_check "work terminal: terminal-service restarts with the default idle timeout" \
+    wt_terminal_restart "$state" "$@"
+}
+
+# wt_terminal_restart STATE_DIR STACK_COMMAND... — stops terminal-service; up starts it with this environment.
+wt_terminal_restart() {
+  local state=$1
+  shift
+  wc_stop_service terminal-service "$state/run"
+  "$@" up >/dev/null
 }

@@ -81,6 +81,20 @@ class ToolServer:
         return self.http(method, url, headers, args if has_body else None, raw=raw)
 
 
+def interactive_python(ts, user, chat):
+    """run_command runs a command on a terminal, as upstream, so python3 prompts and answers
+    send_process_input. Returns (whether print(6*7) printed 42, what was seen)."""
+    status, body, _ = ts.call("run_command", user, chat, command="python3")
+    py = body.get("id") if isinstance(body, dict) else None
+    ts.call("send_process_input", user, chat, process_id=py, input="print(6*7)\\n")
+    text, poll, deadline = "", None, time.time() + 20
+    while py and "\r\n42\r\n" not in text and time.time() < deadline:
+        status, poll, _ = ts.call("get_process_status", user, chat, process_id=py, wait=1)
+        text = "".join(e.get("data", "") for e in (poll or {}).get("output", []))
+    ts.call("kill_process", user, chat, process_id=py, force=True)
+    return "\r\n42\r\n" in text, (status, poll)
+
+
 class Checks:
     def __init__(self):
         self.failed = 0
@@ -208,16 +222,7 @@ def main():
     status, body, _ = ts.call("get_process_status", alice, process_id=pid)
     c.check("a killed process reports killed", status == 200 and body.get("status") == "killed", (status, body))
 
-    # An interactive program: run_command runs it on a terminal, as upstream, so python3 prompts and answers.
-    status, body, _ = ts.call("run_command", alice, chat, command="python3")
-    py = body.get("id") if isinstance(body, dict) else None
-    ts.call("send_process_input", alice, chat, process_id=py, input="print(6*7)\\n")
-    text, poll, deadline = "", None, time.time() + 20
-    while py and "\r\n42\r\n" not in text and time.time() < deadline:
-        status, poll, _ = ts.call("get_process_status", alice, chat, process_id=py, wait=1)
-        text = "".join(e.get("data", "") for e in (poll or {}).get("output", []))
-    c.check("python3 via run_command answers send_process_input print(6*7) with 42", "\r\n42\r\n" in text, (status, poll))
-    ts.call("kill_process", alice, chat, process_id=py, force=True)
+    c.check("python3 via run_command answers send_process_input print(6*7) with 42", *interactive_python(ts, alice, chat))
 
     # Escapes.
     status, body, _ = ts.call("read_file", alice, path="../etc/passwd")

@@ -2,7 +2,8 @@
 
     python3 terminal_checks.py CHECK URL KEY [SERVICE_PID]
 
-CHECK is one of: config, echo, resize, ctrl-c, exit, openwebui, other-user, flood. Each creates its
+CHECK is one of: config, echo, resize, ctrl-c, exit, openwebui, other-user, flood, python3 (run_command
++ send_process_input, no WebSocket). Each creates its
 own Open Terminal session (POST /api/open-terminal/api/terminals) and talks to it with a real
 WebSocket client. Exit status 0 when the check holds; what was seen is printed either way.
 """
@@ -16,6 +17,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ws_client import WebSocket, Closed  # noqa: E402
+from open_terminal_client import ToolServer, interactive_python  # noqa: E402
 
 BASE = "/api/open-terminal"
 
@@ -206,7 +208,13 @@ def check_flood(t, pid=None):
         assert peak - before < 96 * 1024, "terminal-service grew by more than 96 MiB under a flood"
 
 
-CHECKS = {"config": check_config, "echo": check_echo, "resize": check_resize, "ctrl-c": check_ctrl_c,
+def check_python3(t):
+    ok, seen = interactive_python(ToolServer(t.url + BASE, t.key), t.user, "chat-" + t.user)
+    print(seen)
+    assert ok, "python3 did not answer 42"
+
+
+CHECKS = {"python3": check_python3, "config": check_config, "echo": check_echo, "resize": check_resize, "ctrl-c": check_ctrl_c,
           "exit": check_exit, "openwebui": check_openwebui, "other-user": check_other_user}
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """The Work terminal on a real stack (issue 20): /ws/work-terminal with one-time tickets.
 
-    python3 work_terminal_checks.py URL ADMIN_TOKEN USER_TOKEN
+    python3 work_terminal_checks.py URL ADMIN_TOKEN USER_TOKEN [--idle MS]
 
 USER_TOKEN: an account of the checks' own (an admin, so Work is open to it); the stack's admin
-disables and re-enables it. Prints what it saw; exit status 0 when every check holds.
+disables and re-enables it. Prints what it saw; exit status 0 when every check holds. With --idle,
+only the idle timeout check, against a terminal-service started with WORK_TERMINAL_IDLE_TIMEOUT_MS=MS.
 """
 import json
 import os
@@ -17,6 +18,7 @@ from ws_client import WebSocket  # noqa: E402
 from terminal_checks import read_until, expect_close  # noqa: E402
 
 URL, ADMIN, USER = sys.argv[1:4]
+IDLE_MS = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[4] == "--idle" else None
 
 
 def call(method, path, token, body=None):
@@ -73,6 +75,34 @@ def check(name, fn):
         print(f"FAIL  {name}: {e!r}", flush=True)
         return False
 
+
+def idle_timeout_closes():
+    task_id = task()
+    try:
+        ws = connect(ticket(task_id), task_id)
+        ws.send_binary(b"echo busy$((4*4))\r")
+        read_until(ws, r"busy16")
+        quiet = time.monotonic()
+        reason = expect_close(ws, 4000, timeout=IDLE_MS / 1000 + 5)
+        took = time.monotonic() - quiet
+        print(f"closed {took:.2f} s after the last output ({IDLE_MS} ms idle timeout): {reason}")
+        assert took >= IDLE_MS / 1000 * 0.9, f"closed after {took:.2f} s, before the timeout"
+        # Typing keeps a session open past the timeout.
+        ws = connect(ticket(task_id), task_id)
+        until = time.monotonic() + IDLE_MS / 1000 * 2
+        while time.monotonic() < until:
+            ws.send_binary(b"true\r")
+            time.sleep(IDLE_MS / 1000 / 3)
+        ws.send_binary(b"echo still$((3+3))\r")
+        read_until(ws, r"still6")
+        ws.close()
+    finally:
+        call("DELETE", f"/api/work/tasks/{task_id}", USER)
+
+
+if IDLE_MS is not None:
+    sys.exit(0 if check(f"work terminal: {IDLE_MS} ms without input or output closes the session (4000)",
+                        idle_timeout_closes) else 1)
 
 A, B = task(), task()
 me = call("GET", "/api/auth/me", USER)[1]

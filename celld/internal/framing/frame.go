@@ -4,6 +4,7 @@ package framing
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -45,7 +46,7 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// DecodeBulk turns a bulk frame's body back into the plain JSON reply it stands for (a body that is
+// DecodeBulk turns a bulk frame's body back into the plain JSON reply or event it stands for (a body that is
 // plain JSON is returned as it is). Callers in Go are tests; sandbox-service decodes it in Java.
 func DecodeBulk(body []byte) ([]byte, error) {
 	if len(body) == 0 || body[0] != 0 {
@@ -64,6 +65,12 @@ func DecodeBulk(body []byte) ([]byte, error) {
 	}
 	var field string
 	var result map[string]any
+	if _, event := r["event"]; event && json.Unmarshal(r["bulk"], &field) == nil && field != "" {
+		// An event's bytes (a terminal's output) come back as base64, as a caller gets them without rawOutput.
+		delete(r, "bulk")
+		r[field], _ = json.Marshal(base64.StdEncoding.EncodeToString(body[5+n:]))
+		return json.Marshal(r)
+	}
 	if json.Unmarshal(r["bulk"], &field) != nil || field == "" || json.Unmarshal(r["result"], &result) != nil || result == nil {
 		return nil, fmt.Errorf("bulk frame names no field of an object result")
 	}
@@ -128,8 +135,9 @@ type reply struct {
 	Bulk   string        `json:"bulk,omitempty"`
 }
 
-// encodeBulkFrame writes the reply's JSON and then data raw, in one buffer (see MaxFrame).
-func encodeBulkFrame(r reply, data []byte) ([]byte, error) {
+// encodeBulkFrame writes head's JSON (a reply or an event naming its "bulk" field) and then data
+// raw, in one buffer (see MaxFrame).
+func encodeBulkFrame(r any, data []byte) ([]byte, error) {
 	head, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
@@ -189,6 +197,16 @@ func (fw *Writer) SendError(id int64, e *wire.OpError) error {
 }
 
 func (fw *Writer) SendEvent(ev OutputEvent) error { return fw.Send(ev) }
+
+// SendBulkEvent writes an event whose field named in head's "bulk" is data, raw after the JSON (a
+// bulk frame): a terminal's output then skips base64 and JSON escaping on both sides.
+func (fw *Writer) SendBulkEvent(head any, data []byte) error {
+	frame, err := encodeBulkFrame(head, data)
+	if err != nil {
+		return err
+	}
+	return fw.writeFrame(frame)
+}
 
 // Send writes any other event shape (a terminal's output, its start) as one frame.
 func (fw *Writer) Send(event any) error {

@@ -1,5 +1,6 @@
 package dev.workcell.contracts.sandbox;
 
+import dev.workcell.contracts.Bulk;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 
 /**
@@ -30,9 +31,10 @@ public final class TerminalApi {
   /**
    * Output, pushed on {@code workcell.sandbox.terminal.output.<sessionId>}. {@code seq} counts chunks
    * from 0, so a gap (core NATS dropped one) is seen and the session closed rather than shown
-   * corrupted. The last chunk has no data and the shell's {@code exitCode}.
+   * corrupted. The last chunk has no data and the shell's {@code exitCode}. A flood's chunks (from
+   * 8 KiB) travel raw after the JSON ({@link Bulk}), not as base64.
    */
-  public record TerminalChunk(String sessionId, long seq, byte[] data, Integer exitCode) {
+  public record TerminalChunk(String sessionId, long seq, @Bulk byte[] data, Integer exitCode) {
 
     public boolean last() {
       return exitCode != null;

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -252,10 +253,7 @@ public final class CelldConnection implements ExecStream.Listener {
    * where a JSON string of 2 MB costs about 10 MB of parse buffers.
    */
   private static JsonNode bulkFrame(byte[] body) throws IOException {
-    int length = body.length < 5 ? -1 : ByteBuffer.wrap(body, 1, 4).getInt();
-    if (length < 0 || length > body.length - 5) {
-      throw new CelldProtocolException("bulk frame's JSON length does not fit the frame");
-    }
+    int length = bulkJsonLength(body);
     JsonNode frame = JSON.readTree(body, 5, length);
     if (frame == null || !frame.path("bulk").isTextual() || !(frame.get("result") instanceof ObjectNode result)) {
       throw new CelldProtocolException("bulk frame names no field of an object result");
@@ -263,6 +261,36 @@ public final class CelldConnection implements ExecStream.Listener {
     int from = 5 + length;
     result.put(frame.get("bulk").textValue(), new String(body, from, body.length - from, StandardCharsets.UTF_8));
     return frame;
+  }
+
+  private static int bulkJsonLength(byte[] body) {
+    int length = body.length < 5 ? -1 : ByteBuffer.wrap(body, 1, 4).getInt();
+    if (length < 0 || length > body.length - 5) {
+      throw new CelldProtocolException("bulk frame's JSON length does not fit the frame");
+    }
+    return length;
+  }
+
+  /**
+   * A terminal's output as a bulk frame (pty_open's {@code rawOutput}): the JSON names the session
+   * and {@code "bulk":"data"}, the bytes follow raw and go to the session's sink without a copy
+   * through base64. False when the bulk frame is something else (a reply).
+   */
+  private boolean terminalOutput(byte[] body) throws IOException {
+    int length = bulkJsonLength(body);
+    JsonNode head = JSON.readTree(body, 5, length);
+    if (head == null || !"pty_output".equals(head.path("event").textValue())) {
+      return false;
+    }
+    JsonNode id = head.get("id");
+    if (id == null || !id.canConvertToLong() || !"data".equals(head.path("bulk").textValue())) {
+      throw new CelldProtocolException("terminal output frame has no id or names no data");
+    }
+    TerminalSink sink = terminals.get(id.longValue());
+    if (sink != null) {
+      sink.output(Arrays.copyOfRange(body, 5 + length, body.length));
+    }
+    return true;
   }
 
   /**
@@ -302,6 +330,9 @@ public final class CelldConnection implements ExecStream.Listener {
   private void onFrame(byte[] body) {
     JsonNode frame;
     try {
+      if (body.length > 0 && body[0] == BULK_FRAME && terminalOutput(body)) {
+        return;
+      }
       frame = body.length > 0 && body[0] == BULK_FRAME ? bulkFrame(body) : JSON.readTree(body);
     } catch (IOException e) {
       throw new CelldProtocolException("frame is not valid JSON", e);

@@ -216,10 +216,17 @@ public sealed interface CelldRequest {
   /**
    * Opens an interactive terminal session that lives as long as this request is in flight: its id
    * names the session in the other pty ops. Null fields take celld's defaults (80x24, the root,
-   * a login shell, a 256 KiB output window).
+   * a login shell, a 256 KiB output window). {@code rawOutput} true: output events are bulk frames
+   * (the bytes raw after the JSON) rather than base64 in JSON; a celld that predates it ignores the
+   * field and sends base64, which is read as before.
    */
-  record PtyOpen(Integer cols, Integer rows, String cwd, Map<String, String> env, String command, Integer window)
-      implements CelldRequest {
+  record PtyOpen(Integer cols, Integer rows, String cwd, Map<String, String> env, String command, Integer window,
+      Boolean rawOutput) implements CelldRequest {
+
+    public PtyOpen(Integer cols, Integer rows, String cwd, Map<String, String> env, String command, Integer window) {
+      this(cols, rows, cwd, env, command, window, null);
+    }
+
     @Override
     public String op() {
       return "pty_open";

@@ -37,7 +37,7 @@ public class TerminalSessions {
     var open = new CelldRequest.PtyOpen(options.cols(), options.rows(),
         options.cwd() == null ? null : WorkspacePath.directory(options.cwd()),
         options.env() == null || options.env().isEmpty() ? null : CommandEnv.validate(options.env()),
-        options.command(), TerminalSession.WINDOW);
+        options.command(), TerminalSession.WINDOW, true);
     return lifecycle.session(ref).onItem().transformToUni(lease -> TerminalSession.open(lease, open, output));
   }
 

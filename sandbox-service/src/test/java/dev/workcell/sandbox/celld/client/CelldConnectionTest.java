@@ -137,6 +137,37 @@ class CelldConnectionTest {
     assertThat(connection.open()).isTrue();
   }
 
+  /** rawOutput: a terminal's output as bulk frames reaches its sink byte for byte (bytes no JSON string could carry). */
+  @Test
+  void rawTerminalOutputReachesItsSinkByteForByte() throws Exception {
+    var seen = new java.util.ArrayList<byte[]>();
+    CelldConnection.TerminalSink sink = new CelldConnection.TerminalSink() {
+      @Override
+      public void started(long pid) {}
+
+      @Override
+      public void output(byte[] data) {
+        seen.add(data);
+      }
+    };
+    CelldConnection.Sent session = connection.open(new CelldRequest.PtyOpen(80, 24, null, null, null, null, true), sink);
+    assertThat(peer.nextId()).isEqualTo(session.id());
+    byte[] raw = {'A', (byte) 0xff, 0, (byte) 0x80, 'Z'};
+    String head = "{\"id\":" + session.id() + ",\"event\":\"pty_output\",\"bulk\":\"data\"}";
+    byte[] json = head.getBytes(StandardCharsets.UTF_8);
+    connection.stdout(FrameDecoder.encode(java.nio.ByteBuffer.allocate(5 + json.length + raw.length)
+        .put((byte) 0).putInt(json.length).put(json).put(raw).array()));
+    send("{\"id\":" + session.id() + ",\"ok\":true,\"result\":{\"exitCode\":0,\"closed\":false}}");
+    session.reply().get(5, TimeUnit.SECONDS);
+    assertThat(seen).containsExactly(raw);
+
+    String noData = "{\"id\":1,\"event\":\"pty_output\",\"bulk\":\"other\"}";
+    CelldConnection fresh = new CelldConnection("t-unit", "container");
+    fresh.attach(new ScriptedPeer());
+    fresh.stdout(bulk(noData.length(), noData, "x"));
+    assertThat(fresh.open()).as("a terminal output frame that names another field").isFalse();
+  }
+
   @Test
   void malformedFramesCloseTheConnection() throws Exception {
     for (String bad : new String[] {"not json", "[1,2]", "{\"ok\":true}", "{\"id\":-1,\"ok\":true}", "{\"id\":1,\"id\":1,\"ok\":true}",

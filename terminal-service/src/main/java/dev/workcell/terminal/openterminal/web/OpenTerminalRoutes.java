@@ -6,6 +6,7 @@ import dev.workcell.messaging.relay.RelayProblem;
 import dev.workcell.terminal.config.TerminalServiceSettings;
 import dev.workcell.terminal.openterminal.service.OpenTerminalSessions;
 import dev.workcell.terminal.openterminal.service.ServerKey;
+import dev.workcell.terminal.socket.web.InputGate;
 import dev.workcell.terminal.socket.web.TerminalBridge;
 import io.quarkus.logging.Log;
 import io.vertx.core.Vertx;
@@ -144,7 +145,7 @@ public class OpenTerminalRoutes {
           return;
         }
         authed.set(true);
-        TerminalBridge.join(ws, session.get().terminal(), () -> true);
+        TerminalBridge.join(ws, session.get().terminal(), InputGate.OPEN);
       });
     }).onFailure(e -> Log.debugf("terminal upgrade failed: %s", e.getMessage()));
   }

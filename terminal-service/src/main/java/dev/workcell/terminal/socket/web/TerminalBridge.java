@@ -3,34 +3,46 @@ package dev.workcell.terminal.socket.web;
 import dev.workcell.terminal.sandbox.client.RemoteTerminal;
 import dev.workcell.terminal.sandbox.client.TerminalScreen;
 import io.quarkus.logging.Log;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonObject;
-import java.util.function.BooleanSupplier;
+import java.io.ByteArrayOutputStream;
 
 /**
  * Joins a WebSocket to a terminal, both protocols alike (Open Terminal's and the Work terminal's):
  * binary frames are keystrokes, a text frame {@code {"type":"resize","cols","rows"}} resizes, output
  * goes out as binary frames. Output credit is returned only when a frame's write completed, so a
  * browser that stops reading stops the program (decision 0017); keystrokes are sent as soon as they
- * are read, never behind output.
+ * are read, never behind output. Input the {@link InputGate} holds waits here with the socket paused
+ * (so at most the frames already read wait), and goes in one piece when the gate opens.
  */
 public final class TerminalBridge implements TerminalScreen {
 
   private final ServerWebSocket socket;
   private final RemoteTerminal terminal;
-  private final BooleanSupplier allowed;
+  private final InputGate gate;
+  private final Context context;
+  private final ByteArrayOutputStream held = new ByteArrayOutputStream();
+  private boolean gateWaits;
+  private boolean drainWaits;
+  private boolean reading = true;
 
-  /** {@code allowed}: checked before every input (the Work terminal's revocation check); false closes. */
-  private TerminalBridge(ServerWebSocket socket, RemoteTerminal terminal, BooleanSupplier allowed) {
+  /** {@code gate}: asked before every input and resize (the Work terminal's access check). */
+  private TerminalBridge(ServerWebSocket socket, RemoteTerminal terminal, InputGate gate) {
     this.socket = socket;
     this.terminal = terminal;
-    this.allowed = allowed;
+    this.gate = gate;
+    this.context = Vertx.currentContext();
   }
 
-  /** Starts relaying; closing the socket closes the terminal (as upstream: the session ends with its socket). */
-  public static void join(ServerWebSocket socket, RemoteTerminal terminal, BooleanSupplier allowed) {
-    TerminalBridge bridge = new TerminalBridge(socket, terminal, allowed);
+  /**
+   * Starts relaying (on the socket's context); closing the socket closes the terminal (as upstream:
+   * the session ends with its socket).
+   */
+  public static void join(ServerWebSocket socket, RemoteTerminal terminal, InputGate gate) {
+    TerminalBridge bridge = new TerminalBridge(socket, terminal, gate);
     socket.binaryMessageHandler(bridge::keys);
     socket.textMessageHandler(bridge::text);
     socket.closeHandler(ignored -> terminal.close().subscribe().with(ok -> {}, e -> Log.debugf("close: %s", e.getMessage())));
@@ -39,11 +51,38 @@ public final class TerminalBridge implements TerminalScreen {
   }
 
   private void keys(Buffer keys) {
-    if (!allowed.getAsBoolean()) {
+    held.writeBytes(keys.getBytes());
+    release();
+  }
+
+  /** Sends what is held if the gate admits it; otherwise the socket waits, paused, for the gate. */
+  private void release() {
+    if (held.size() == 0 || socket.isClosed()) {
       return;
     }
-    if (!terminal.input(keys.getBytes(), socket::resume)) {
-      socket.pause();
+    gateWaits = !gate.admit(() -> context.runOnContext(v -> release()));
+    if (!gateWaits) {
+      byte[] keys = held.toByteArray();
+      held.reset();
+      drainWaits = !terminal.input(keys, () -> context.runOnContext(v -> {
+        drainWaits = false;
+        flow();
+      }));
+      gate.sent(); // after the keys went: their check must not delay them
+    }
+    flow();
+  }
+
+  /** Reads from the socket only while neither the gate nor the terminal's input queue holds it back. */
+  private void flow() {
+    boolean read = !gateWaits && !drainWaits;
+    if (read != reading) {
+      reading = read;
+      if (read) {
+        socket.resume();
+      } else {
+        socket.pause();
+      }
     }
   }
 
@@ -54,7 +93,7 @@ public final class TerminalBridge implements TerminalScreen {
     } catch (RuntimeException e) {
       return; // as upstream: an unreadable text frame is ignored
     }
-    if ("resize".equals(message.getString("type")) && allowed.getAsBoolean()) {
+    if ("resize".equals(message.getString("type")) && !gate.closed()) {
       int cols = number(message, "cols", 80);
       int rows = number(message, "rows", 24);
       if (cols >= 1 && cols <= 1000 && rows >= 1 && rows <= 1000) {

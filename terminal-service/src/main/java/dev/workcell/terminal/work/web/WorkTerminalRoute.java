@@ -6,6 +6,7 @@ import dev.workcell.messaging.relay.RelayProblem;
 import dev.workcell.terminal.config.TerminalServiceSettings;
 import dev.workcell.terminal.sandbox.client.RemoteTerminal;
 import dev.workcell.terminal.socket.web.TerminalBridge;
+import dev.workcell.terminal.work.service.AccessGate;
 import dev.workcell.terminal.work.service.WorkTerminals;
 import dev.workcell.terminal.work.service.WorkTerminals.Grant;
 import io.quarkus.logging.Log;
@@ -16,25 +17,19 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code /ws/work-terminal?ticket=…&taskId=…[&cols=&rows=]}: the Work terminal's WebSocket (the
  * gateway relays it here after its Origin check). Refusals come before the upgrade, as problems:
  * 401 for a used, expired or foreign ticket, 409 {@code run_active}, 429 {@code too_many_terminals}.
- * Once open, the account is re-checked every {@code recheck-interval} (and input waits for none of
- * it: a failed check closes with 4003 and kills the shell), and {@code WORK_TERMINAL_IDLE_TIMEOUT_MS}
- * without input or output closes with 4000.
+ * Once open, the account is re-checked before input ({@link AccessGate}) and every
+ * {@code recheck-interval}: a failed check closes with 4003 and kills the shell; and
+ * {@code WORK_TERMINAL_IDLE_TIMEOUT_MS} without input or output closes with 4000.
  */
 @ApplicationScoped
 public class WorkTerminalRoute {
 
   public static final String PATH = "/ws/work-terminal";
-  /** Failures that mean "no longer allowed"; anything else (a timeout) is retried at the next check. */
-  private static final Set<ErrorCode> REVOKED = Set.of(ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN,
-      ErrorCode.ACCOUNT_DISABLED, ErrorCode.WORK_ACCESS_DENIED, ErrorCode.ROLE_CHANGED, ErrorCode.NOT_FOUND);
 
   private final WorkTerminals work;
   private final TerminalServiceSettings settings;
@@ -76,31 +71,22 @@ public class WorkTerminalRoute {
   }
 
   private void watch(ServerWebSocket ws, Opened opened) {
-    AtomicBoolean allowed = new AtomicBoolean(true);
-    AtomicLong checking = new AtomicLong();
+    AccessGate gate = new AccessGate(() -> work.recheck(opened.grant()),
+        code -> vertx.runOnContext(v -> end(ws, opened, (short) 4003, "access revoked: " + code.code())));
     long idleNanos = settings.work().idleTimeoutMs() * 1_000_000L;
     long timer = vertx.setPeriodic(settings.work().recheckInterval().toMillis(), id -> {
       if (System.nanoTime() - opened.terminal().lastActivity() > idleNanos) {
-        end(ws, opened, allowed, (short) 4000, "idle timeout");
-        return;
+        end(ws, opened, (short) 4000, "idle timeout");
+      } else {
+        gate.tick();
       }
-      if (checking.getAndIncrement() > 0) {
-        return; // the previous check is still out
-      }
-      work.recheck(opened.grant()).subscribe().with(ok -> checking.set(0), failure -> {
-        checking.set(0);
-        if (failure instanceof WorkcellException e && REVOKED.contains(e.code())) {
-          end(ws, opened, allowed, (short) 4003, "access revoked: " + e.code().code());
-        }
-      });
     });
     ws.closeHandler(v -> vertx.cancelTimer(timer));
     opened.terminal().ended().whenComplete((code, e) -> vertx.cancelTimer(timer));
-    TerminalBridge.join(ws, opened.terminal(), allowed::get);
+    TerminalBridge.join(ws, opened.terminal(), gate);
   }
 
-  private static void end(ServerWebSocket ws, Opened opened, AtomicBoolean allowed, short code, String reason) {
-    allowed.set(false);
+  private static void end(ServerWebSocket ws, Opened opened, short code, String reason) {
     opened.terminal().close().subscribe().with(ok -> {}, e -> {});
     if (!ws.isClosed()) {
       ws.close(code, reason);
@@ -109,7 +95,7 @@ public class WorkTerminalRoute {
 
   private static void refuse(HttpServerRequest request, Throwable failure) {
     if (failure instanceof WorkcellException known) {
-      ErrorCode code = REVOKED.contains(known.code()) && known.code() != ErrorCode.NOT_FOUND ? ErrorCode.UNAUTHENTICATED : known.code();
+      ErrorCode code = AccessGate.REVOKED.contains(known.code()) && known.code() != ErrorCode.NOT_FOUND ? ErrorCode.UNAUTHENTICATED : known.code();
       RelayProblem.send(request, code, known.getMessage());
     } else {
       Log.errorf(failure, "work terminal open failed");

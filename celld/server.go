@@ -18,6 +18,7 @@ import (
 	"workcell.dev/celld/internal/ports"
 	"workcell.dev/celld/internal/preview"
 	"workcell.dev/celld/internal/procs"
+	"workcell.dev/celld/internal/tcpstream"
 	"workcell.dev/celld/internal/wire"
 )
 
@@ -41,6 +42,7 @@ type server struct {
 	files   *fileops.Files
 	procs   *procs.Manager
 	preview *preview.Manager
+	tcp     *tcpstream.Manager
 
 	mu       sync.Mutex
 	inflight map[int64]context.CancelFunc
@@ -76,6 +78,7 @@ func newServer(root *confine.Root, maxOutput int, w io.Writer) *server {
 		files:    fileops.New(root),
 		procs:    runner,
 		preview:  preview.New(root, runner),
+		tcp:      tcpstream.New(out),
 		inflight: map[int64]context.CancelFunc{},
 	}
 }
@@ -297,6 +300,14 @@ func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError)
 		})
 	case "ports":
 		return func(context.Context) (any, error) { return ports.List() }, nil
+	case "tcp_open":
+		return bindArgs(body, new(tcpstream.OpenArgs), func(ctx context.Context, a *tcpstream.OpenArgs) (any, error) { return s.tcp.Open(ctx, id, a) })
+	case "tcp_write":
+		return bindArgs(body, new(tcpstream.WriteArgs), func(_ context.Context, a *tcpstream.WriteArgs) (any, error) { return s.tcp.Write(a) })
+	case "tcp_ack":
+		return bindArgs(body, new(tcpstream.AckArgs), func(_ context.Context, a *tcpstream.AckArgs) (any, error) { return s.tcp.Ack(a) })
+	case "tcp_close":
+		return bindArgs(body, new(tcpstream.CloseArgs), func(_ context.Context, a *tcpstream.CloseArgs) (any, error) { return s.tcp.Close(a) })
 	case "preview_stop":
 		return func(context.Context) (any, error) { return s.preview.Stop() }, nil
 	case "preview_status":

@@ -14,8 +14,10 @@ URL is the connection URL OpenWebUI would be given, e.g. http://127.0.0.1:8480/a
 Exit 0 when every check passed; one line per check on stdout.
 """
 import argparse
+import hashlib
 import io
 import json
+import os
 import sys
 import threading
 import time
@@ -270,6 +272,7 @@ def listening_ports(ts, alice, bob, c):
     c.check("/ports lists the server run_command started on 127.0.0.1:%d" % port, listed[0] == 200 and port in listed[1], listed)
     others = ports(bob)
     c.check("another user's /ports does not list it", others[0] == 200 and port not in others[1], others)
+    port_proxy(ts, alice, bob, port, c)
     ts.call("kill_process", alice, process_id=server, force=True)
     deadline = time.time() + 20
     while time.time() < deadline:
@@ -278,6 +281,87 @@ def listening_ports(ts, alice, bob, c):
             break
         time.sleep(0.5)
     c.check("/ports forgets it once the server is killed", listed[0] == 200 and port not in listed[1], listed)
+
+
+ECHO_SERVER = """
+import hashlib, json, sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+class Echo(BaseHTTPRequestHandler):
+    def reply(self, body):
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def do_GET(self):
+        self.reply({"method": "GET", "path": self.path, "host": self.headers.get("Host"),
+                    "authorization": self.headers.get("Authorization"), "user": self.headers.get("X-User-Id")})
+    def do_POST(self):
+        left = n = int(self.headers.get("Content-Length") or 0)
+        digest = hashlib.sha256()
+        while left:
+            chunk = self.rfile.read(min(65536, left))
+            digest.update(chunk)
+            left -= len(chunk)
+        self.reply({"method": "POST", "path": self.path, "length": n, "sha256": digest.hexdigest()})
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Echo).serve_forever()
+"""
+
+
+def port_proxy(ts, alice, bob, static_port, c):
+    """/proxy/{port}/{path} (decision 0020): reaches the caller's own loopback through celld, as upstream answers."""
+    echo_port = static_port + 1
+    base = ts.url + "/proxy/"
+    auth = {"Authorization": "Bearer " + ts.key}
+
+    def proxy(method, user, path, body=None, headers=None):
+        merged = dict(auth)
+        merged["X-User-Id"] = user
+        merged.update(headers or {})
+        request = urllib.request.Request(base + path, data=body, method=method, headers=merged)
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return response.status, response.read(), response.headers
+        except urllib.error.HTTPError as e:
+            return e.code, e.read(), e.headers
+
+    big = bytes(range(256)) * 4096  # 1 MiB
+    ts.call("write_file", alice, path="echo_server.py", content=ECHO_SERVER)
+    ts.call("run_command", alice, command="python3 -c \"open('big.bin','wb').write(bytes(range(256))*4096)\"", wait=30)
+    status, body, _ = ts.call("run_command", alice, command="exec python3 echo_server.py %d" % echo_port)
+    echo = body.get("id") if isinstance(body, dict) else None
+    answer, deadline = (None, None, None), time.time() + 20
+    while echo and time.time() < deadline:
+        answer = proxy("GET", alice, "%d/hello/world?a=1&b=x%%20y" % echo_port)
+        if answer[0] == 200:
+            break
+        time.sleep(0.5)
+    seen = json.loads(answer[1]) if answer[0] == 200 else {}
+    c.check("/proxy GET reaches the server with path and query, the key stripped",
+            seen.get("path") == "/hello/world?a=1&b=x%20y" and seen.get("authorization") is None
+            and seen.get("host") == "localhost:%d" % echo_port and seen.get("user") == alice, answer[:2])
+    upload = os.urandom(1 << 20)
+    status, body, _ = proxy("POST", alice, "%d/upload" % echo_port, upload, {"Content-Type": "application/octet-stream"})
+    seen = json.loads(body) if status == 200 else {}
+    c.check("/proxy POST streams a 1 MiB body to the server whole",
+            seen.get("length") == len(upload) and seen.get("sha256") == hashlib.sha256(upload).hexdigest(), (status, body[:200]))
+    status, body, headers = proxy("GET", alice, "%d/big.bin" % static_port)
+    c.check("/proxy GET streams a 1 MiB answer from python3 -m http.server whole",
+            status == 200 and body == big and headers.get("Content-Length") == str(len(big)), (status, len(body)))
+    status, body, _ = proxy("HEAD", alice, "%d/big.bin" % static_port)
+    c.check("/proxy HEAD answers the head only", status == 200 and body == b"", (status, len(body)))
+    status, body, _ = proxy("GET", bob, "%d/hello" % echo_port)
+    c.check("another user's port is not reachable: the same port in their own sandbox is refused (502)",
+            status == 502 and b"hello" not in body, (status, body[:200]))
+    status, body, _ = proxy("GET", alice, "%d/" % (echo_port + 1))
+    c.check("a port nothing listens on answers 502 Connection refused",
+            status == 502 and b"Connection refused: localhost:%d" % (echo_port + 1) in body, (status, body[:200]))
+    bad = [proxy("GET", alice, p)[0] for p in ("0/", "65536/", "http/")]
+    c.check("a port outside 1..65535 answers 422 as upstream", bad == [422, 422, 422], bad)
+    status, _, _ = proxy("GET", alice, "%d/" % echo_port, headers={"Authorization": "Bearer wrong"})
+    c.check("/proxy without the key answers 401", status == 401, status)
+    ts.call("kill_process", alice, process_id=echo, force=True)
 
 
 def downloads(ts, user, c):

@@ -31,6 +31,7 @@ const (
 	CodeInvalidPattern    = "invalid_pattern"
 	CodeProcessExited     = "process_exited"
 	CodeTooManyProcesses  = "too_many_processes"
+	CodeConnectionRefused = "connection_refused"
 )
 
 // OpError is what every handler returns on failure; it becomes the reply's "error" object.

@@ -78,6 +78,9 @@ public enum ErrorCode {
   PROCESS_EXITED("process_exited", 400, "The process has already exited or its stdin is closed"),
   TOO_MANY_PROCESSES("too_many_processes", 429, "The sandbox runs too many background processes"),
   TOO_MANY_TERMINALS("too_many_terminals", 429, "Too many terminal sessions are open"),
+  CONNECTION_REFUSED("connection_refused", 502, "Nothing listens on that port in the sandbox"),
+  INVALID_PORT("invalid_port", 422, "Port must be between 1 and 65535"),
+  METHOD_NOT_ALLOWED("method_not_allowed", 405, "Method Not Allowed"),
   NOT_A_REPOSITORY("not_a_repository", 409, "The workspace is not a git repository"),
   /** A run (running or waiting for a slot) or a verified preview holds the task's sandbox: Git writes wait for it to end. */
   SANDBOX_IN_USE("sandbox_in_use", 409, "A run or a preview is using the task's sandbox; try again when it ends"),

@@ -138,6 +138,24 @@ public final class SandboxSubjects {
   public static final Push<TerminalApi.TerminalAck> TERMINAL_ACK = Push.core(P + "terminal.ack",
       TerminalApi.TerminalAck.class, Push.by(NatsUser.TERMINAL), Push.by(NatsUser.SANDBOX));
 
+  /**
+   * Open Terminal's /proxy ({@link PortStreamApi}): a connection to a port inside the caller's own
+   * home sandbox, for the gateway only. Stream ids are known to the sandbox-service instance that
+   * opened them, as terminal session ids.
+   */
+  public static final Subject<PortStreamApi.OpenPortStream, PortStreamApi.PortStreamState> PORT_STREAM_OPEN =
+      Subject.of(P + "tcp.open", PortStreamApi.OpenPortStream.class, PortStreamApi.PortStreamState.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<PortStreamApi.PortStreamWrite, PortStreamApi.PortStreamState> PORT_STREAM_WRITE =
+      Subject.of(P + "tcp.write", PortStreamApi.PortStreamWrite.class, PortStreamApi.PortStreamState.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  public static final Subject<PortStreamApi.PortStreamClose, PortStreamApi.PortStreamState> PORT_STREAM_CLOSE =
+      Subject.of(P + "tcp.close", PortStreamApi.PortStreamClose.class, PortStreamApi.PortStreamState.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  /** A stream's output (core NATS; the credit window bounds what is in flight). */
+  public static final Push<PortStreamApi.PortStreamChunk> PORT_STREAM_OUTPUT = Push.core(P + "tcp.out.*",
+      PortStreamApi.PortStreamChunk.class, Push.by(NatsUser.SANDBOX), Push.by(NatsUser.GATEWAY));
+  /** Credit and keepalive from the gateway. */
+  public static final Push<PortStreamApi.PortStreamAck> PORT_STREAM_ACK = Push.core(P + "tcp.ack",
+      PortStreamApi.PortStreamAck.class, Push.by(NatsUser.GATEWAY), Push.by(NatsUser.SANDBOX));
+
   /** Git state of the workspace ({@link GitQuery} → {@link GitStatus} / {@link GitDiff}); {@code not_a_repository} without one. */
   public static final Subject<GitQuery, GitStatus> GIT_STATUS =
       Subject.of(P + "git.status", GitQuery.class, GitStatus.class, ServiceName.SANDBOX, NatsUser.GATEWAY);

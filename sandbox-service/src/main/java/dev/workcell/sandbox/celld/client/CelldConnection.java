@@ -118,6 +118,14 @@ public final class CelldConnection implements ExecStream.Listener {
     return sendRouted(request, terminals, sink);
   }
 
+  /**
+   * Opens a port stream (decision 0020): like a terminal, its output goes to {@code sink} (started
+   * once connected, with pid 0) and its reply comes when the connection ends.
+   */
+  public Sent open(CelldRequest.TcpOpen request, TerminalSink sink) {
+    return sendRouted(request, terminals, sink);
+  }
+
   /** Sends a request whose events go to {@code sink} (registered in {@code routes}) until its reply. */
   private <S> Sent sendRouted(CelldRequest request, Map<Long, S> routes, S sink) {
     Sent sent = send(request.op(), request, id -> routes.put(id, sink));
@@ -401,7 +409,7 @@ public final class CelldConnection implements ExecStream.Listener {
       if (sink != null) {
         sink.output(frame.get("stream").textValue(), data.textValue());
       }
-    } else if ("pty_output".equals(event) && data.isTextual()) {
+    } else if (("pty_output".equals(event) || "tcp_output".equals(event)) && data.isTextual()) {
       byte[] bytes;
       try {
         bytes = Base64.getDecoder().decode(data.textValue());
@@ -416,6 +424,11 @@ public final class CelldConnection implements ExecStream.Listener {
       TerminalSink sink = terminals.get(id);
       if (sink != null) {
         sink.started(frame.get("pid").longValue());
+      }
+    } else if ("tcp_connected".equals(event)) {
+      TerminalSink sink = terminals.get(id);
+      if (sink != null) {
+        sink.started(0);
       }
     } else {
       throw new CelldProtocolException("unknown event frame");

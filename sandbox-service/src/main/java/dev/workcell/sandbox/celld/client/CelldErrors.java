@@ -16,7 +16,8 @@ final class CelldErrors {
       ErrorCode.NOT_A_DIRECTORY, ErrorCode.IS_A_DIRECTORY, ErrorCode.DIRECTORY_NOT_EMPTY, ErrorCode.NOT_UTF8,
       ErrorCode.FILE_TOO_LARGE, ErrorCode.NOT_REGULAR_FILE, ErrorCode.CONFLICT, ErrorCode.INVALID_ARGUMENT,
       ErrorCode.TIMEOUT, ErrorCode.CANCELLED, ErrorCode.PREVIEW_NOT_FOUND, ErrorCode.PREVIEW_AMBIGUOUS,
-      ErrorCode.PREVIEW_FAILED, ErrorCode.INVALID_PATTERN, ErrorCode.PROCESS_EXITED, ErrorCode.TOO_MANY_PROCESSES);
+      ErrorCode.PREVIEW_FAILED, ErrorCode.INVALID_PATTERN, ErrorCode.PROCESS_EXITED, ErrorCode.TOO_MANY_PROCESSES,
+      ErrorCode.CONNECTION_REFUSED);
   private static final int MAX_MESSAGE_CHARS = 1_000;
   private static final Pattern WORKSPACE_FULL = Pattern.compile(": (no space left on device|disk quota exceeded)$");
 

@@ -264,6 +264,40 @@ public sealed interface CelldRequest {
     }
   }
 
+  /**
+   * Connects to {@code port} on the sandbox's own loopback; the connection lives as long as this
+   * request is in flight and its id names the stream in the other tcp ops (decision 0020).
+   */
+  record TcpOpen(int port, Integer window) implements CelldRequest {
+    @Override
+    public String op() {
+      return "tcp_open";
+    }
+  }
+
+  /** Bytes for the server; Jackson writes {@code data} as base64. */
+  record TcpWrite(long stream, byte[] data) implements CelldRequest {
+    @Override
+    public String op() {
+      return "tcp_write";
+    }
+  }
+
+  /** Returns output credit: {@code bytes} of the stream's output were passed on. */
+  record TcpAck(long stream, int bytes) implements CelldRequest {
+    @Override
+    public String op() {
+      return "tcp_ack";
+    }
+  }
+
+  record TcpClose(long stream) implements CelldRequest {
+    @Override
+    public String op() {
+      return "tcp_close";
+    }
+  }
+
   /** Cancels the request with id {@code target}; celld handles it inline, ahead of queued work. */
   record Cancel(long target) implements CelldRequest {
     @Override

@@ -126,6 +126,93 @@ wad_generated_client() {
   ((rc == 0)) && grep -q 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0' "$log"
 }
 
+# Host-folder workspaces (decision 0023). WAD_HOST_ROOT: a temp directory given to sandbox-service
+# as the one root; project/ in it is uid 1000's (the sandbox's user), as an operator would make it.
+WAD_HOST_ROOT='' WAD_OUTSIDE='' WAD_STATE=''
+
+# wad_host_task TOKEN FOLDER — asks for a task on FOLDER with the fixture's life- model (writes result.txt).
+wad_host_task() {
+  local route='"provider":"ollama","providerId":"admin-check","model":"life-host"'
+  wa_call POST /api/work/tasks "$1" '{"message":"host folder",'"$route"',"workspaceFolder":"'"$2"'"}'
+}
+
+# wad_restart_sandbox [VAR=VALUE...] — sandbox-service alone restarts with these variables (the rest stays up).
+wad_restart_sandbox() {
+  wc_stop_service sandbox-service "$WAD_STATE/run"
+  env "$@" "${WAD_LAUNCHER[@]}" up >/dev/null
+}
+
+wad_host_folders_off_by_default() {
+  WAD_HOST_ROOT=$(mktemp -d /tmp/wc-host-root.XXXXXX) && WAD_OUTSIDE=$(mktemp -d /tmp/wc-host-outside.XXXXXX) || return 1
+  mkdir -p "$WAD_HOST_ROOT/project" "$WAD_HOST_ROOT/node_modules" && chown 1000:1000 "$WAD_HOST_ROOT/project" || return 1
+  ln -s "$WAD_OUTSIDE" "$WAD_HOST_ROOT/escape" && ln -s "$WAD_STATE" "$WAD_HOST_ROOT/state-link" || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/project" && wa_expect 403 host_folders_disabled || return 1
+  wa_call GET /api/work/capabilities "$WA_ADMIN" && wa_expect 200 && [[ $(wt_json runtime.hostFolders <<<"$WA_BODY") == False ]]
+}
+
+# Seed 004's variables: WORK_HOST_WORKSPACES_ENABLED and WORK_HOST_WORKSPACE_ROOTS (':'-separated).
+wad_host_folders_enabled() {
+  wad_restart_sandbox WORK_HOST_WORKSPACES_ENABLED=true "WORK_HOST_WORKSPACE_ROOTS=/nonexistent-root:$WAD_HOST_ROOT" || return 1
+  wa_call GET /api/work/capabilities "$WA_ADMIN" && wa_expect 200 && [[ $(wt_json runtime.hostFolders <<<"$WA_BODY") == True ]]
+}
+
+# The model's file, a file saved through the API and a file the host writes meet in the one folder;
+# the task shows the folder; deleting the task leaves the folder and its files.
+wad_host_folder_shared() {
+  local folder=$WAD_HOST_ROOT/project i
+  wad_host_task "$WA_ADMIN" "$folder/." && wa_expect 201 || return 1
+  WAD_TASK=$(sed -n 's/.*"task":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$WA_BODY")
+  [[ $(wt_json task.workspaceFolder <<<"$WA_BODY") == "$folder" ]] || { echo "the task does not show the real path"; return 1; }
+  wt_runs_wait 120 wad_run_ended || { echo "the run did not end"; return 1; }
+  [[ $(cat "$folder/result.txt") == "made by life-host" && $(stat -c %u "$folder/result.txt") == 1000 ]] \
+    || { echo "the model's result.txt is not on the host as uid 1000's"; return 1; }
+  wa_call PUT "/api/work/tasks/$WAD_TASK/file" "$WA_ADMIN" '{"path":"from-api.txt","content":"saved through the API\n"}' \
+    && wa_expect 200 || return 1
+  [[ $(cat "$folder/from-api.txt") == "saved through the API" ]] || { echo "from-api.txt is not on the host"; return 1; }
+  echo "written on the host" >"$folder/from-host.txt"
+  wa_call GET "/api/work/tasks/$WAD_TASK/file?path=from-host.txt" "$WA_ADMIN" && wa_expect 200 \
+    && grep -q '"content":"written on the host\\n"' <<<"$WA_BODY" || return 1
+  wa_call GET "/api/work/tasks/$WAD_TASK" "$WA_ADMIN" && wa_expect 200 || return 1
+  [[ $(wt_json task.workspaceFolder <<<"$WA_BODY") == "$folder" ]] || return 1
+  docker inspect --format '{{range .Mounts}}{{.Type}}:{{.Source}}->{{.Destination}} {{end}}{{.HostConfig.CapDrop}} {{.HostConfig.ReadonlyRootfs}}' \
+    "$(docker ps -aq --filter "label=dev.workcell.task=$WAD_TASK" | head -n 1)" | tee /dev/stderr \
+    | grep -q "bind:$folder->/workspace .*\[ALL\] true" || { echo "not bound, or the hardening changed"; return 1; }
+  wa_call DELETE "/api/work/tasks/$WAD_TASK" "$WA_ADMIN" && wa_expect 200 || return 1
+  [[ -f $folder/result.txt && -f $folder/from-host.txt ]] || { echo "deleting the task removed files of the folder"; return 1; }
+}
+
+# Only admins, even with Work open to every user.
+wad_host_folder_admins_only() {
+  local user rc=0
+  user=$("${WAD_LAUNCHER[@]}" token --user "host-user-$$-$RANDOM" --role user 2>/dev/null) || return 1
+  wa_call PUT /api/work/admin/access "$WA_ADMIN" '{"mode":"users"}' && wa_expect 200 || return 1
+  wad_host_task "$user" "$WAD_HOST_ROOT/project" && wa_expect 403 forbidden || rc=1
+  wa_call GET /api/work/capabilities "$user" && wa_expect 200 && [[ $(wt_json runtime.hostFolders <<<"$WA_BODY") == False ]] || rc=1
+  wa_call PUT /api/work/admin/access "$WA_ADMIN" '{"mode":"admins"}' && wa_expect 200 || rc=1
+  return $rc
+}
+
+# Outside the roots, the state folder (also through a link in the root), a link out of the root, a
+# denied name, a file and a relative path: each its own problem code; no task is made.
+wad_host_folder_refusals() {
+  local before
+  wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null && before=$(grep -o '"id"' <<<"$WA_BODY" | wc -l)
+  wad_host_task "$WA_ADMIN" "$WAD_OUTSIDE" && wa_expect 403 host_folder_outside_roots || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_STATE" && wa_expect 403 host_folder_denied || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/state-link" && wa_expect 403 host_folder_denied || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/escape" && wa_expect 403 host_folder_outside_roots || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/node_modules" && wa_expect 403 host_folder_denied || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/project/result.txt" && wa_expect 422 host_folder_not_found || return 1
+  wad_host_task "$WA_ADMIN" "project" && wa_expect 400 invalid_request || return 1
+  wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null && [[ $(grep -o '"id"' <<<"$WA_BODY" | wc -l) == "$before" ]]
+}
+
+# Turned off again: the same request is refused.
+wad_host_folders_off_again() {
+  wad_restart_sandbox || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/project" && wa_expect 403 host_folders_disabled
+}
+
 wad_cleanup() {
   local id
   wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null
@@ -157,5 +244,21 @@ wt_admin_checks() {
     wad_git_write_during_run
   wt_check "admin: a client generated from /q/openapi creates a task, streams its events to done and reads the model's file" \
     wad_generated_client
+  local arg
+  WAD_LAUNCHER=("${launcher[@]}") WAD_STATE=$WC_STATE/stack-test
+  for arg in "${launcher[@]}"; do [[ $arg == WORKCELL_STATE=* ]] && WAD_STATE=${arg#*=}; done
+  wt_check "admin: host folders are off by default: a task asking for one is 403 host_folders_disabled" \
+    wad_host_folders_off_by_default
+  if wt_check "admin: sandbox-service restarts with WORK_HOST_WORKSPACES_ENABLED and a temp root; capabilities offer host folders" \
+    wad_host_folders_enabled; then
+    wt_check "admin: a task on a host folder: the model's file, an API save and a host write meet in the folder; delete keeps it" \
+      wad_host_folder_shared
+    wt_check "admin: with Work open to users, a user asking for a host folder is 403 forbidden" wad_host_folder_admins_only
+    wt_check "admin: outside the roots, the state folder, a link out of the root, node_modules, a file, a relative path are refused" \
+      wad_host_folder_refusals
+  fi
+  wt_check "admin: sandbox-service restarts with host folders off; the same request is 403 host_folders_disabled" \
+    wad_host_folders_off_again
+  rm -rf "$WAD_HOST_ROOT" "$WAD_OUTSIDE"
   wt_check "admin: the check's tasks and provider are removed" wad_cleanup
 }

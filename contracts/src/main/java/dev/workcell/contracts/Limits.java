@@ -7,6 +7,8 @@ public final class Limits {
   public static final int MESSAGE_MAX_CHARS = 65_536;
   /** A task title, counted after leading and trailing whitespace are stripped. */
   public static final int TITLE_MAX_CHARS = 200;
+  /** A host folder's path as asked for (decision 0023); the stored real path is bounded alike. */
+  public static final int HOST_FOLDER_MAX_CHARS = 4096;
   public static final int MODEL_ID_MAX_CHARS = 500;
   public static final int PROVIDER_ID_MAX_CHARS = 200;
   public static final int ACTIVE_RUNS_PER_TASK = 1;

@@ -7,14 +7,23 @@ import java.util.List;
  * pool apart and not counted here). {@code waiting} runs wait in line for a slot; when it reaches
  * {@code maxWaiting} a new run cannot be queued and is refused at the door. {@code memory} is the
  * memory ledger over every running sandbox, homes included (null from an older sandbox-service).
+ * {@code hostFolders}: whether the asking account may give a new task a host folder as its workspace
+ * (enabled, Docker backend, an admin; decision 0023); null from an older sandbox-service.
  */
 public record RuntimeUsage(String backend, boolean available, String unavailableReason, int globalCap, int globalActive,
-    int perUserCap, int userActive, int waiting, int maxWaiting, long releaseGraceMs, long idleTimeoutMs, Memory memory) {
+    int perUserCap, int userActive, int waiting, int maxWaiting, long releaseGraceMs, long idleTimeoutMs, Memory memory,
+    Boolean hostFolders) {
+
+  public RuntimeUsage(String backend, boolean available, String unavailableReason, int globalCap, int globalActive,
+      int perUserCap, int userActive, int waiting, int maxWaiting, long releaseGraceMs, long idleTimeoutMs, Memory memory) {
+    this(backend, available, unavailableReason, globalCap, globalActive, perUserCap, userActive, waiting, maxWaiting,
+        releaseGraceMs, idleTimeoutMs, memory, null);
+  }
 
   public RuntimeUsage(String backend, boolean available, String unavailableReason, int globalCap, int globalActive,
       int perUserCap, int userActive, int waiting, int maxWaiting, long releaseGraceMs, long idleTimeoutMs) {
     this(backend, available, unavailableReason, globalCap, globalActive, perUserCap, userActive, waiting, maxWaiting,
-        releaseGraceMs, idleTimeoutMs, null);
+        releaseGraceMs, idleTimeoutMs, null, null);
   }
 
   /** Whether a run started now could be queued (it may still wait for a slot). */

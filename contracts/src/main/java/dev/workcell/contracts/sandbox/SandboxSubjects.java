@@ -181,7 +181,22 @@ public final class SandboxSubjects {
   public static final Subject<SandboxRef, PreviewState> PREVIEW_STATUS =
       Subject.of(P + "preview.status", SandboxRef.class, PreviewState.class, ServiceName.SANDBOX, NatsUser.PREVIEW_PROXY);
 
+  /**
+   * Checks a host folder a new task asks for (decision 0023) and answers its real path; task-service
+   * asks with the caller's actor, its role read from the database. Refusals: {@code host_folders_disabled},
+   * {@code host_folders_unsupported}, {@code forbidden}, {@code host_folder_not_found},
+   * {@code host_folder_denied}, {@code host_folder_outside_roots}.
+   */
+  public static final Subject<CheckHostFolder, HostFolder> HOST_FOLDER_CHECK =
+      Subject.of(P + "host_folder.check", CheckHostFolder.class, HostFolder.class, ServiceName.SANDBOX, NatsUser.TASK);
+
   private SandboxSubjects() {}
+
+  /** A host folder as asked for: an absolute path, links not yet resolved. */
+  public record CheckHostFolder(String folder) {}
+
+  /** The folder's real path (every link resolved), the one stored with the task and bind-mounted. */
+  public record HostFolder(String realPath) {}
 
   /**
    * Names a sandbox: a task's (with its owner, which must match the sandbox's owner label), or an

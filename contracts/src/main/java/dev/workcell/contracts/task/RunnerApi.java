@@ -86,6 +86,13 @@ public final class RunnerApi {
   /** What sandbox-service needs to build a task's runtime. */
   public record RuntimeSpecRequest(String taskId) {}
 
+  /** {@code workspaceFolder}: the host folder bound as {@code /workspace} (decision 0023); null: the task's volume. */
   public record RuntimeSpec(String taskId, String ownerId, String sandboxName, String volumeName, boolean networkEnabled,
-      PolicyView policy, boolean decommissioning) {}
+      PolicyView policy, boolean decommissioning, String workspaceFolder) {
+
+    public RuntimeSpec(String taskId, String ownerId, String sandboxName, String volumeName, boolean networkEnabled,
+        PolicyView policy, boolean decommissioning) {
+      this(taskId, ownerId, sandboxName, volumeName, networkEnabled, policy, decommissioning, null);
+    }
+  }
 }

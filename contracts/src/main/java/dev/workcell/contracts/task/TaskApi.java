@@ -12,9 +12,17 @@ public final class TaskApi {
 
   /**
    * Creates a task and its first run. {@code title} may be null (derived from the message);
-   * {@code policyId} may be null (deployment defaults, network on).
+   * {@code policyId} may be null (deployment defaults, network on). {@code workspaceFolder}: a host
+   * folder to bind as {@code /workspace} (admins only, decision 0023); null: a volume of its own.
    */
-  public record CreateTask(String title, String message, ProviderKind providerKind, String providerId, String model, String policyId) {}
+  public record CreateTask(String title, String message, ProviderKind providerKind, String providerId, String model, String policyId,
+      String workspaceFolder) {
+
+    /** A task with a workspace volume of its own. */
+    public CreateTask(String title, String message, ProviderKind providerKind, String providerId, String model, String policyId) {
+      this(title, message, providerKind, providerId, model, policyId, null);
+    }
+  }
 
   public record TaskCreated(TaskView task, RunView run, MessageView message) {}
 

@@ -75,6 +75,20 @@ public final class Inputs {
     return title == null || title.isBlank() ? null : title;
   }
 
+  /**
+   * A host folder a new task asks for (decision 0023): blank is none; the rules (absolute, inside a root,
+   * not denied) are sandbox-service's, on the real path. Only the size is bounded here.
+   */
+  public static String hostFolder(String folder) {
+    if (folder == null || folder.isBlank()) {
+      return null;
+    }
+    if (folder.length() > Limits.HOST_FOLDER_MAX_CHARS) {
+      throw new WorkcellException(ErrorCode.INVALID_REQUEST, "workspaceFolder exceeds " + Limits.HOST_FOLDER_MAX_CHARS + " characters");
+    }
+    return folder;
+  }
+
   /** A workspace path: relative, no `..`, backslash or NUL, at most 1024 bytes; empty is the root. */
   public static String workspacePath(String path, boolean required) {
     String value = path == null ? "" : path;

@@ -67,6 +67,28 @@ class OpenApiDocumentTest {
     assertThat((List<String>) problem.get("enum")).contains("invalid_request", "rate_limited", "not_found", "conflict");
   }
 
+  /**
+   * An operation documents the success status it answers (WorkApiTest and RunDoorTest see 201 and 202
+   * on the wire): a generated client that expects 200 for a 201 treats a created task as an error.
+   */
+  @SuppressWarnings("unchecked")
+  @Test
+  void operationsThatCreateOrAcceptDocumentTheStatusTheyAnswer() {
+    Map<String, Map<String, Map<String, Object>>> paths = given().queryParam("format", "json").get("/q/openapi").then()
+        .statusCode(200).extract().jsonPath().getMap("paths");
+    Map<String, String> answered = Map.of("createTask", "201", "startRun", "201", "issueWebSocketTicket", "201",
+        "postRunMessage", "202");
+    Map<String, Set<String>> documented = new java.util.HashMap<>();
+    paths.forEach((path, operations) -> operations.forEach((method, operation) -> {
+      if (operation.get("operationId") instanceof String id && answered.containsKey(id)) {
+        Map<String, Object> responses = (Map<String, Object>) operation.get("responses");
+        documented.put(id, responses.keySet().stream().filter(status -> status.startsWith("2"))
+            .collect(java.util.stream.Collectors.toSet()));
+      }
+    }));
+    answered.forEach((id, status) -> assertThat(documented.get(id)).as(id).containsExactly(status));
+  }
+
   @SuppressWarnings("unchecked")
   @Test
   void noReadTakesARequestBody() {

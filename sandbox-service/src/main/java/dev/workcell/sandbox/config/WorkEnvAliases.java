@@ -31,6 +31,8 @@ public class WorkEnvAliases implements ConfigSource {
       Map.entry("workcell.sandbox.runtime-idle-timeout-ms", "WORK_RUNTIME_IDLE_TIMEOUT_MS"),
       Map.entry("workcell.sandbox.max-active-runtimes-global", "WORK_MAX_ACTIVE_RUNTIMES_GLOBAL"),
       Map.entry("workcell.sandbox.max-active-runtimes-per-user", "WORK_MAX_ACTIVE_RUNTIMES_PER_USER"),
+      Map.entry("workcell.sandbox.host-folders.enabled", "WORK_HOST_WORKSPACES_ENABLED"),
+      Map.entry("workcell.sandbox.host-folders.roots", "WORK_HOST_WORKSPACE_ROOTS"),
       Map.entry("workcell.kubernetes.namespace", "WORK_K8S_NAMESPACE"),
       Map.entry("workcell.kubernetes.storage-class", "WORK_K8S_STORAGE_CLASS"),
       Map.entry("workcell.kubernetes.pod-ready-timeout-ms", "WORK_K8S_POD_READY_TIMEOUT_MS"),
@@ -66,7 +68,9 @@ public class WorkEnvAliases implements ConfigSource {
       }
     }
     String alias = ALIASES.get(propertyName);
-    return alias == null ? null : environment.apply(alias);
+    String value = alias == null ? null : environment.apply(alias);
+    // Seed 004 separates host-folder roots with ':' (as PATH does); the property's list separator is ','.
+    return value != null && "workcell.sandbox.host-folders.roots".equals(propertyName) ? value.replace(':', ',') : value;
   }
 
   private boolean kubernetes() {

@@ -15,7 +15,8 @@ import java.util.Optional;
  * {@code /workspace} for tasks, {@code /home/user} for homes. {@code celldSocketRoot} is the host
  * directory of celld's per-sandbox socket directories, blank when celld is reached over the exec.
  * {@code nanoCpus} is 0 (no ceiling) unless the limit is below the host's cores; {@code cpuShares} is
- * the sandbox's CPU weight, which is what shares a busy host fairly.
+ * the sandbox's CPU weight, which is what shares a busy host fairly. {@code hostFolder} is the real
+ * path of a host folder bound at {@code workdir} in place of the volume (decision 0023), blank for none.
  */
 public record SandboxSpec(
     String image,
@@ -30,10 +31,25 @@ public record SandboxSpec(
     int previewPort,
     String previewBind,
     String workdir,
-    String celldSocketRoot) {
+    String celldSocketRoot,
+    String hostFolder) {
 
   public SandboxSpec {
     dns = List.copyOf(dns);
+    hostFolder = hostFolder == null ? "" : hostFolder;
+  }
+
+  /** A sandbox whose workspace is its volume. */
+  public SandboxSpec(String image, long memoryBytes, long nanoCpus, int cpuShares, long pidsLimit, long tmpBytes,
+      boolean network, String networkName, List<String> dns, int previewPort, String previewBind, String workdir,
+      String celldSocketRoot) {
+    this(image, memoryBytes, nanoCpus, cpuShares, pidsLimit, tmpBytes, network, networkName, dns, previewPort, previewBind,
+        workdir, celldSocketRoot, "");
+  }
+
+  /** Whether the workspace is a host folder (bind-mounted) rather than the sandbox's volume. */
+  public boolean onHostFolder() {
+    return !hostFolder.isEmpty();
   }
 
   /** A home also gets {@code HOME} pointing at its volume, whatever the image says. */
@@ -63,7 +79,7 @@ public record SandboxSpec(
     String canonical = SandboxHardening.describe() + ";image=" + image + ";memory=" + memoryBytes + ";swap=" + memoryBytes
         + ";nanocpus=" + nanoCpus + ";cpushares=" + cpuShares + ";pids=" + pidsLimit + ";tmp=" + tmpBytes + ";network=" + network
         + ";netname=" + networkName + ";dns=" + String.join(",", dns) + ";preview=" + previewBind + ":" + previewPort
-        + ";mount=" + workdir + ";celld=" + celldSocketRoot;
+        + ";mount=" + workdir + ";celld=" + celldSocketRoot + (onHostFolder() ? ";host=" + hostFolder : "");
     return HexFormat.of().formatHex(sha256(canonical));
   }
 

@@ -65,6 +65,15 @@ class SandboxSettingsValidatorTest {
     assertThat(aliases.getValue("workcell.sandbox.docker-published-host")).isEqualTo("host.docker.internal");
   }
 
+  /** Seed 004's host-folder variables; its roots are ':'-separated, the property's list ','. */
+  @Test
+  void hostWorkspaceNamesAliasTheHostFolderSettings() {
+    var aliases = new WorkEnvAliases(Map.of("WORK_HOST_WORKSPACES_ENABLED", "true",
+        "WORK_HOST_WORKSPACE_ROOTS", "/Users/you/Projects:/srv/work")::get);
+    assertThat(aliases.getValue("workcell.sandbox.host-folders.enabled")).isEqualTo("true");
+    assertThat(aliases.getValue("workcell.sandbox.host-folders.roots")).isEqualTo("/Users/you/Projects,/srv/work");
+  }
+
   @Test
   void malformedLimitsAreRefused() {
     List<String> problems = SandboxSettingsValidator.problems(settings(Map.of(

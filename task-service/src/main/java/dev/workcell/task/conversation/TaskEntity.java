@@ -46,6 +46,10 @@ public class TaskEntity extends PanacheEntityBase {
   @Column(name = "volume_name", nullable = false, updatable = false)
   public String volumeName;
 
+  /** The real path of a host folder bound as /workspace (decision 0023); null: the task's volume. */
+  @Column(name = "workspace_folder", updatable = false)
+  public String workspaceFolder;
+
   @Column(nullable = false)
   public boolean decommissioning;
 

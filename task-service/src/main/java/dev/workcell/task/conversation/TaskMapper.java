@@ -16,7 +16,7 @@ public final class TaskMapper {
     return new TaskView(t.id.toString(), t.ownerId.toString(), t.title, ProviderKind.fromWire(t.providerKind), t.providerId, t.model,
         t.policyId == null ? null : t.policyId.toString(), t.networkEnabled, t.sandboxName, t.volumeName, TaskState.fromWire(t.state),
         t.approvalsEnabled, t.decommissioning, t.decommissionError, unread, instant(t.seenAt),
-        instant(t.lastFinishedAt), instant(t.createdAt), instant(t.updatedAt));
+        instant(t.lastFinishedAt), instant(t.createdAt), instant(t.updatedAt), t.workspaceFolder);
   }
 
   static Instant instant(OffsetDateTime t) {

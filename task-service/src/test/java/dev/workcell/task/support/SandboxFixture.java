@@ -3,6 +3,7 @@ package dev.workcell.task.support;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
+import dev.workcell.contracts.sandbox.SandboxSubjects.HostFolder;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
 import dev.workcell.messaging.NatsResponder;
@@ -18,10 +19,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Stands in for sandbox-service on the module's private test NATS (no real sandbox-service there):
  * answers the contract's DELETE and STOP subjects, failing for the task ids a test names (as an
- * unreachable Docker engine would).
+ * unreachable Docker engine would), and checks host folders as the guard would for an admin: a folder
+ * under {@link #DENIED_FOLDER} is refused, any other resolves to itself under {@link #REAL_ROOT}.
  */
 @ApplicationScoped
 public class SandboxFixture {
+
+  public static final String REAL_ROOT = "/real";
+  public static final String DENIED_FOLDER = "/denied";
 
   private final Set<String> failing = ConcurrentHashMap.newKeySet();
   private final List<SandboxRef> deleted = new CopyOnWriteArrayList<>();
@@ -34,6 +39,15 @@ public class SandboxFixture {
       }
       deleted.add(request.body());
       return Uni.createFrom().item(new SandboxState(request.body().taskId(), "absent", null, null, false));
+    });
+    responder.serve(SandboxSubjects.HOST_FOLDER_CHECK, request -> {
+      if (!request.actor().isAdmin()) {
+        return Uni.createFrom().failure(new WorkcellException(ErrorCode.FORBIDDEN, "only an admin may give a task a host folder"));
+      }
+      String folder = request.body().folder();
+      return folder.startsWith(DENIED_FOLDER)
+          ? Uni.createFrom().failure(new WorkcellException(ErrorCode.HOST_FOLDER_DENIED, null))
+          : Uni.createFrom().item(new HostFolder(REAL_ROOT + folder));
     });
     responder.serve(SandboxSubjects.STOP, request -> {
       if (failing.contains(request.body().taskId())) {

@@ -16,6 +16,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -37,6 +40,8 @@ public class WebSocketTicketResource {
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "issueWebSocketTicket", summary = "A one-time ticket for a task's terminal or screen WebSocket")
+  @APIResponse(responseCode = "201", description = "The ticket; it is used once, within its lifetime",
+      content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TicketIssued.class)))
   public Uni<RestResponse<TicketIssued>> issue(TicketRequest body) {
     TicketRequest request = Inputs.body(body);
     if (request.audience() == null || !AUDIENCES.contains(request.audience())) {

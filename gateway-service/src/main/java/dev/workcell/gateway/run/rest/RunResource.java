@@ -19,6 +19,9 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -40,6 +43,8 @@ public class RunResource {
   @Path("/runs")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "startRun", summary = "Start a follow-up run on the same conversation and workspace")
+  @APIResponse(responseCode = "201", description = "The new run and its opening message",
+      content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RunStarted.class)))
   public Uni<RestResponse<RunStarted>> start(@PathParam("taskId") String taskId, RunMessageRequest body) {
     StartRun start = new StartRun(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
     return door.then(caller.ask(TaskSubjects.RUN_START, start))
@@ -50,6 +55,8 @@ public class RunResource {
   @Path("/messages")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "postRunMessage", summary = "Send a message to the active run; it reaches the model at its next round")
+  @APIResponse(responseCode = "202", description = "Accepted: the message, delivered to the model at the run's next round",
+      content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MessageView.class)))
   public Uni<RestResponse<MessageView>> message(@PathParam("taskId") String taskId, RunMessageRequest body) {
     PostMessage post = new PostMessage(Inputs.id(taskId), Inputs.message(Inputs.body(body).message()));
     return caller.ask(TaskSubjects.MESSAGE_POST, post)

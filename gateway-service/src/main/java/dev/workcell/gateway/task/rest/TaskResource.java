@@ -37,6 +37,9 @@ import java.net.URI;
 import java.time.Duration;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -69,11 +72,13 @@ public class TaskResource {
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "createTask", summary = "Create a task and start its first run")
+  @APIResponse(responseCode = "201", description = "The task, its first run and its first message; Location names the task",
+      content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TaskCreated.class)))
   public Uni<RestResponse<TaskCreated>> create(CreateTaskRequest body) {
     CreateTaskRequest request = Inputs.body(body);
     CreateTask create = new CreateTask(Inputs.title(request.title()), Inputs.message(request.message()),
         Inputs.providerKind(request.provider(), true), Inputs.providerId(request.providerId()),
-        Inputs.model(request.model(), true), blankToNull(request.policyId()));
+        Inputs.model(request.model(), true), blankToNull(request.policyId()), Inputs.hostFolder(request.workspaceFolder()));
     return door.then(caller.ask(TaskSubjects.CREATE, create))
         .map(created -> RestResponse.ResponseBuilder.<TaskCreated>created(URI.create("/api/work/tasks/" + created.task().id()))
             .entity(created).build());

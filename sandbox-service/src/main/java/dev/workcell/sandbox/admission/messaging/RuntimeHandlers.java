@@ -39,7 +39,7 @@ public class RuntimeHandlers {
       return Uni.createFrom().item(holds.release(r.body()));
     });
     responder.serve(SandboxSubjects.RUNTIME_USAGE, r ->
-        Uni.createFrom().item(holds.usage(SandboxAccess.listScope(r.actor(), r.body().ownerId()))));
+        Uni.createFrom().item(holds.usage(r.actor(), SandboxAccess.listScope(r.actor(), r.body().ownerId()))));
   }
 
   private static void requireService(Actor actor) {

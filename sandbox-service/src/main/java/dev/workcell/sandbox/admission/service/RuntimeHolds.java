@@ -1,5 +1,6 @@
 package dev.workcell.sandbox.admission.service;
 
+import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.HoldRuntime;
@@ -8,6 +9,7 @@ import dev.workcell.contracts.sandbox.RuntimeHold;
 import dev.workcell.contracts.sandbox.RuntimeUsage;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.sandbox.config.SandboxSettings;
+import dev.workcell.sandbox.hostfolder.service.HostFolderGuard;
 import dev.workcell.sandbox.runtime.SandboxKey;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,10 +31,12 @@ public class RuntimeHolds {
   private final RuntimeAdmission admission;
   private final SafeMode safeMode;
   private final long releaseGraceMs;
+  private final HostFolderGuard hostFolders;
   private final long idleTimeoutMs;
 
-  public RuntimeHolds(RuntimeAdmission admission, SafeMode safeMode, SandboxSettings settings) {
+  public RuntimeHolds(RuntimeAdmission admission, SafeMode safeMode, SandboxSettings settings, HostFolderGuard hostFolders) {
     this.admission = admission;
+    this.hostFolders = hostFolders;
     this.safeMode = safeMode;
     this.releaseGraceMs = settings.releaseGrace().toMillis();
     this.idleTimeoutMs = settings.runtimeIdleTimeoutMs();
@@ -58,10 +62,12 @@ public class RuntimeHolds {
     return new RuntimeHold(holder, false, 0);
   }
 
-  public RuntimeUsage usage(String ownerId) {
+  /** Caps and use for {@code ownerId}; whether host folders are offered is {@code actor}'s (admins only). */
+  public RuntimeUsage usage(Actor actor, String ownerId) {
     RuntimeAdmission.Usage use = admission.usage(ownerId);
     return new RuntimeUsage(BACKEND, !safeMode.active(), safeMode.reason(), use.globalCap(), use.globalActive(), use.perUserCap(),
-        use.userActive(), use.waiting(), use.maxWaiting(), releaseGraceMs, idleTimeoutMs, admission.memory(ownerId));
+        use.userActive(), use.waiting(), use.maxWaiting(), releaseGraceMs, idleTimeoutMs, admission.memory(ownerId),
+        hostFolders.offeredTo(actor));
   }
 
   private static SandboxKey taskKey(SandboxRef ref) {

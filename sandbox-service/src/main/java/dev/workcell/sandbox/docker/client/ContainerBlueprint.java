@@ -63,12 +63,16 @@ final class ContainerBlueprint {
   }
 
   /**
-   * The workspace volume, celld's volume read-only (never copied up from the workload image), and
-   * (socket channel) the sandbox's own celld socket directory, read-only.
+   * The workspace volume (or the task's checked host folder, bound read-write with private propagation:
+   * decision 0023), celld's volume read-only (never copied up from the workload image), and (socket
+   * channel) the sandbox's own celld socket directory, read-only.
    */
   private static List<Mount> mounts(SandboxSpec spec, String name, String volume, String celldVolume) {
     List<Mount> mounts = new ArrayList<>();
-    mounts.add(new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(spec.workdir()));
+    mounts.add(spec.onHostFolder()
+        ? new Mount().withType(MountType.BIND).withSource(spec.hostFolder()).withTarget(spec.workdir())
+            .withBindOptions(new BindOptions().withPropagation(BindPropagation.R_PRIVATE))
+        : new Mount().withType(MountType.VOLUME).withSource(volume).withTarget(spec.workdir()));
     mounts.add(new Mount().withType(MountType.VOLUME).withSource(celldVolume).withTarget(SandboxHardening.CELLD_DIR)
         .withReadOnly(true).withVolumeOptions(new VolumeOptions().withNoCopy(true)));
     spec.celldSocketDir(name).ifPresent(dir -> mounts.add(new Mount().withType(MountType.BIND).withSource(dir.toString())

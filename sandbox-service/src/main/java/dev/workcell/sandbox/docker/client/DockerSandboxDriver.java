@@ -132,7 +132,9 @@ public class DockerSandboxDriver implements SandboxDriver {
   public SandboxInstance create(SandboxKey key, SandboxSpec spec, String policyLabel) {
     return call("create the sandbox of " + key.describe(), () -> {
       CelldVolume.Source celldSource = celld.ensure();
-      String volume = ensureVolume(key, celldSource.image());
+      // A host folder is the workspace itself: no volume is made, and the folder is never chowned
+      // (what uid 1000 may write there is the host's permissions; decision 0023).
+      String volume = spec.onHostFolder() ? null : ensureVolume(key, celldSource.image());
       String networkId = spec.network() ? requireClosedNetwork(spec, celldSource) : null;
       Map<String, String> labels = new HashMap<>(key.labels(settings.instance()));
       labels.put(SandboxLabels.POLICY_HASH, spec.hash());
@@ -156,7 +158,9 @@ public class DockerSandboxDriver implements SandboxDriver {
         removeQuietly(id);
         throw new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "the engine did not apply the hardening profile: " + drift);
       }
-      giveToSandboxUser(volume, spec, celldSource.image(), id);
+      if (volume != null) {
+        giveToSandboxUser(volume, spec, celldSource.image(), id);
+      }
       Log.infof("created sandbox %s (%s) for %s", name, id.substring(0, 12), key.describe());
       return instance(created);
     });

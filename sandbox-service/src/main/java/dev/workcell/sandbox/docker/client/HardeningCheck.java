@@ -102,7 +102,7 @@ final class HardeningCheck {
   /** The celld volume is the one of the current celld: a sandbox of an older build drifts. */
   private static List<String> expectedMounts(SandboxSpec spec, String name, String volume, String celldVolume) {
     List<String> mounts = new ArrayList<>();
-    mounts.add(volume + "->" + spec.workdir() + ":rw");
+    mounts.add((spec.onHostFolder() ? spec.hostFolder() : volume) + "->" + spec.workdir() + ":rw");
     mounts.add(celldVolume + "->" + SandboxHardening.CELLD_DIR + ":ro");
     spec.celldSocketDir(containerName(name)).ifPresent(dir -> mounts.add(dir + "->" + SandboxHardening.CELLD_MOUNT + ":ro"));
     return mounts.stream().sorted().toList();

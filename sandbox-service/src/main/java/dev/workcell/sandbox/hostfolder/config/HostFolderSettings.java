@@ -12,13 +12,14 @@ import java.util.Optional;
 @ConfigMapping(prefix = "workcell.sandbox.host-folders")
 public interface HostFolderSettings {
 
-  /** Off by default: a deployment turns it on (WORKCELL_SANDBOX_HOST_FOLDERS_ENABLED=true). */
+  /** Off by default: a deployment turns it on (WORKCELL_SANDBOX_HOST_FOLDERS_ENABLED or seed 004's WORK_HOST_WORKSPACES_ENABLED). */
   @WithDefault("false")
   boolean enabled();
 
   /**
    * The host directories a host folder must lie in (their real paths, links resolved), comma-separated
-   * (WORKCELL_SANDBOX_HOST_FOLDERS_ROOTS). None: every folder is outside.
+   * (WORKCELL_SANDBOX_HOST_FOLDERS_ROOTS), or colon-separated as seed 004's WORK_HOST_WORKSPACE_ROOTS.
+   * Unset: the server user's home directory, as seed 004 says.
    */
   Optional<List<String>> roots();
 

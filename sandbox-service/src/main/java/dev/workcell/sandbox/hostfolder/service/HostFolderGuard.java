@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -40,7 +41,8 @@ public class HostFolderGuard {
 
   public HostFolderGuard(HostFolderSettings settings, SandboxSettings sandbox, DockerSettings docker,
       @ConfigProperty(name = "workcell.state") Optional<String> stateFolder) {
-    this(settings.enabled(), sandbox.kubernetes(), settings.roots().orElse(List.of()),
+    // Seed 004: without WORK_HOST_WORKSPACE_ROOTS the root is the server user's home.
+    this(settings.enabled(), sandbox.kubernetes(), settings.roots().orElse(List.of(System.getProperty("user.home"))),
         denylist(settings.denied().orElse(List.of()), stateFolder, docker.host(), sandbox.disk().root(),
             sandbox.celld().socketDir()));
   }
@@ -55,22 +57,51 @@ public class HostFolderGuard {
   }
 
   /**
+   * Directory names seed 004 always refuses, wherever they are: credentials, tool configuration and
+   * dependency trees (plus Workcell's own state folder name). A folder that is one or lies in one is refused.
+   */
+  static final Set<String> DENIED_NAMES = Set.of(".ssh", ".gnupg", ".aws", ".config", ".kube", ".docker", ".claude",
+      ".libre-webui", ".workcell", "node_modules");
+
+  /**
    * The folder's real path, or the refusal: off ({@code host_folders_disabled}), on Kubernetes
    * ({@code host_folders_unsupported}), not an admin ({@code forbidden}), missing or not a directory
    * ({@code host_folder_not_found}), denied ({@code host_folder_denied}), outside every root
-   * ({@code host_folder_outside_roots}).
+   * ({@code host_folder_outside_roots}). Asked when a task is made.
    */
   public Path require(Actor actor, String folder) {
+    requireOffered();
+    if (actor == null || !actor.isAdmin()) {
+      throw new WorkcellException(ErrorCode.FORBIDDEN, "only an admin may give a task a host folder");
+    }
+    return resolve(folder);
+  }
+
+  /**
+   * The stored folder checked again before a container is created or started with it: every rule but
+   * the admin's, which was the task creator's. The folder may have been replaced by a link since.
+   */
+  public Path recheck(String folder) {
+    requireOffered();
+    return resolve(folder);
+  }
+
+  /** Whether {@code actor} could give a new task a host folder now (for capabilities). */
+  public boolean offeredTo(Actor actor) {
+    return enabled && !kubernetes && actor != null && actor.isAdmin();
+  }
+
+  private void requireOffered() {
     if (!enabled) {
       throw new WorkcellException(ErrorCode.HOST_FOLDERS_DISABLED, null);
     }
     if (kubernetes) {
       throw new WorkcellException(ErrorCode.HOST_FOLDERS_UNSUPPORTED, null);
     }
-    if (actor == null || !actor.isAdmin()) {
-      throw new WorkcellException(ErrorCode.FORBIDDEN, "only an admin may give a task a host folder");
-    }
-    if (folder == null || folder.isBlank() || !Path.of(folder).isAbsolute() || folder.indexOf('\0') >= 0) {
+  }
+
+  private Path resolve(String folder) {
+    if (folder == null || folder.isBlank() || folder.indexOf('\0') >= 0 || !Path.of(folder).isAbsolute()) {
       throw new WorkcellException(ErrorCode.INVALID_REQUEST, "a host folder is an absolute path");
     }
     Path real = realPath(Path.of(folder)).filter(Files::isDirectory)
@@ -78,10 +109,23 @@ public class HostFolderGuard {
     if (real.getParent() == null || denied.stream().anyMatch(d -> real.startsWith(d) || d.startsWith(real))) {
       throw new WorkcellException(ErrorCode.HOST_FOLDER_DENIED, "the host folder " + real + " is or holds a denied path");
     }
+    if (deniedName(Path.of(folder).normalize()) || deniedName(real)) {
+      throw new WorkcellException(ErrorCode.HOST_FOLDER_DENIED, "the host folder " + real + " is or lies in a directory named one of "
+          + DENIED_NAMES.stream().sorted().toList());
+    }
     if (roots.stream().noneMatch(real::startsWith)) {
       throw new WorkcellException(ErrorCode.HOST_FOLDER_OUTSIDE_ROOTS, "the host folder " + real + " is not inside a root");
     }
     return real;
+  }
+
+  private static boolean deniedName(Path path) {
+    for (Path name : path) {
+      if (DENIED_NAMES.contains(name.toString())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static List<String> denylist(List<String> configured, Optional<String> stateFolder, String dockerHost, String diskRoot,

@@ -10,6 +10,7 @@ import dev.workcell.sandbox.config.ResourceQuantities;
 import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.config.SandboxSettingsValidator;
 import dev.workcell.sandbox.egress.EgressNetwork;
+import dev.workcell.sandbox.hostfolder.service.HostFolderGuard;
 import dev.workcell.sandbox.runtime.SandboxDriver;
 import dev.workcell.sandbox.runtime.SandboxPolicy;
 import dev.workcell.sandbox.runtime.SandboxSpec;
@@ -30,9 +31,12 @@ public class SandboxSpecs {
   private final ObjectMapper json;
   private final String celldSocketRoot;
   private final SandboxDriver driver;
+  private final HostFolderGuard hostFolders;
 
-  public SandboxSpecs(SandboxSettings settings, DockerSettings docker, ObjectMapper json, SandboxDriver driver) {
+  public SandboxSpecs(SandboxSettings settings, DockerSettings docker, ObjectMapper json, SandboxDriver driver,
+      HostFolderGuard hostFolders) {
     this.settings = settings;
+    this.hostFolders = hostFolders;
     this.driver = driver;
     this.json = json;
     this.celldSocketRoot = CelldChannels.usesSocket(settings, docker) ? CelldChannels.socketRoot(settings) : "";
@@ -68,9 +72,12 @@ public class SandboxSpecs {
     // resolver for outside names; only the egress proxy on its gateway (decision 0012).
     boolean egress = network && p.egressAllowlist() != null;
     List<String> dns = network && !egress ? settings.runtimeDns().map(SandboxSettingsValidator::dnsEntries).orElse(List.of()) : List.of();
+    // A host folder is checked again every time a container is made or verified with it: the folder may
+    // be a link to elsewhere by now, or the deployment may have turned host folders off (decision 0023).
+    String hostFolder = p.hostFolder() == null ? "" : hostFolders.recheck(p.hostFolder()).toString();
     return new SandboxSpec(image, memory, nanoCpus, settings.cpuShares(), pids, tmp, network,
         network ? (egress ? EgressNetwork.name(settings) : settings.networkName()) : "none", dns,
-        network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir, celldSocketRoot);
+        network ? settings.previewPort() : 0, network ? settings.previewBind() : "", workdir, celldSocketRoot, hostFolder);
   }
 
   /**

@@ -67,9 +67,10 @@ public class TaskRuntimeSpecs {
     }
     PolicyView policy = spec.policy();
     if (policy == null) {
-      return new SandboxPolicy(null, null, null, null, spec.networkEnabled());
+      return new SandboxPolicy(null, null, null, null, spec.networkEnabled(), null, spec.workspaceFolder());
     }
     return new SandboxPolicy(policy.image(), policy.memoryLimit(), policy.cpuLimit(),
-        policy.pidsLimit() == null ? null : policy.pidsLimit().longValue(), spec.networkEnabled(), policy.egressAllowlist());
+        policy.pidsLimit() == null ? null : policy.pidsLimit().longValue(), spec.networkEnabled(), policy.egressAllowlist(),
+        spec.workspaceFolder());
   }
 }

@@ -118,4 +118,41 @@ class HostFolderGuardTest {
     // DOCKER_HOST's socket lies in engine/ (that folder would give the sandbox the engine); the root holds both.
     refused(ErrorCode.HOST_FOLDER_DENIED, root.resolve("engine").toString(), root.toString());
   }
+
+  /** Seed 004's names are refused wherever they are, even inside a root. */
+  @Test
+  void credentialToolAndDependencyFoldersByName() throws IOException {
+    for (String name : List.of(".ssh", ".gnupg", ".aws", ".config", ".kube", ".docker", ".claude", "node_modules")) {
+      Path folder = Files.createDirectories(root.resolve("app").resolve(name).resolve("inner"));
+      refused(ErrorCode.HOST_FOLDER_DENIED, folder.getParent().toString(), folder.toString());
+    }
+    Files.createSymbolicLink(root.resolve("keys"), root.resolve("app/.ssh"));
+    refused(ErrorCode.HOST_FOLDER_DENIED, root.resolve("keys").toString());
+    assertThat(guard.require(ADMIN, root.resolve("app").toString())).isEqualTo(root.resolve("app").toRealPath());
+  }
+
+  /**
+   * Before each container create the stored folder is checked again without an actor (the admin rule
+   * was the creator's): a folder swapped for a link to /etc since, or host folders turned off, refuse.
+   */
+  @Test
+  void theRecheckBeforeAMountSeesTheFolderAsItIsNow() throws IOException {
+    Path app = Files.createDirectories(root.resolve("app"));
+    assertThat(guard.recheck(app.toString())).isEqualTo(app.toRealPath());
+
+    Files.delete(app);
+    Files.createSymbolicLink(app, Path.of("/etc"));
+    assertThatThrownBy(() -> guard.recheck(app.toString())).isInstanceOfSatisfying(WorkcellException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.HOST_FOLDER_DENIED));
+    assertThatThrownBy(() -> guard(false, false).recheck(root.toString())).isInstanceOfSatisfying(WorkcellException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.HOST_FOLDERS_DISABLED));
+  }
+
+  @Test
+  void offeredToAnAdminOnlyWhenEnabledOnDocker() {
+    assertThat(guard.offeredTo(ADMIN)).isTrue();
+    assertThat(guard.offeredTo(new Actor("u", Actor.Role.USER))).isFalse();
+    assertThat(guard(false, false).offeredTo(ADMIN)).isFalse();
+    assertThat(guard(true, true).offeredTo(ADMIN)).isFalse();
+  }
 }

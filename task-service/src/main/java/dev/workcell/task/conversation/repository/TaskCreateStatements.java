@@ -39,9 +39,9 @@ public class TaskCreateStatements {
   private static final String POLICY = "select network_enabled, require_approval from runtime_policies where id = $1";
   private static final String INSERT_WITH_FIRST_RUN = "with t as (insert into tasks (id, owner_id, title,"
       + " provider_kind, provider_id, model, policy_id, network_enabled, sandbox_name, volume_name, approvals_enabled,"
-      + " state, created_at, updated_at)"
+      + " state, created_at, updated_at, workspace_folder)"
       + " select $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::uuid, $8::boolean, $9::text,"
-      + " $10::text, $11::boolean, $12::text, $13::timestamptz, $14::timestamptz"
+      + " $10::text, $11::boolean, $12::text, $13::timestamptz, $14::timestamptz, $26::text"
       + " where (select count(*) from tasks where owner_id = $2::uuid) < $24::bigint"
       + " and (select count(*) from (select 1 from tasks limit $25::bigint) g) < $25::bigint returning id),"
       + " r as (insert into runs (id, task_id, state, provider_kind, provider_id, model, created_at)"
@@ -117,7 +117,7 @@ public class TaskCreateStatements {
         .addUUID(run.id).addString(run.state).addOffsetDateTime(run.createdAt)
         .addString(actor.accountId()).addString(actor.role().wire()).addString(auditDetail)
         .addString(message.role).addString(message.content).addOffsetDateTime(message.createdAt)
-        .addLong(ownerBelow).addLong(globalBelow);
+        .addLong(ownerBelow).addLong(globalBelow).addString(task.workspaceFolder);
     return connection.preparedQuery(INSERT_WITH_FIRST_RUN).execute(values).map(rows -> {
       RowIterator<Row> it = rows.iterator();
       return it.hasNext() ? it.next().getLong(0) : null;

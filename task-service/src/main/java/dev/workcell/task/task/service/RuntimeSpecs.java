@@ -35,6 +35,6 @@ public class RuntimeSpecs {
         .chain(task -> (task.policyId == null ? Uni.createFrom().<RuntimePolicyEntity>nullItem()
                 : policies.findById(task.policyId))
             .map(policy -> new RuntimeSpec(task.id.toString(), task.ownerId.toString(), task.sandboxName,
-                task.volumeName, task.networkEnabled, PolicyMapper.toView(policy), task.decommissioning))));
+                task.volumeName, task.networkEnabled, PolicyMapper.toView(policy), task.decommissioning, task.workspaceFolder))));
   }
 }

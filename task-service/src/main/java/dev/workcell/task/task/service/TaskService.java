@@ -26,6 +26,7 @@ import dev.workcell.task.conversation.RunMapper;
 import dev.workcell.task.conversation.repository.RunRepository;
 import dev.workcell.task.run.service.RunQueue;
 import dev.workcell.task.run.service.RunService;
+import dev.workcell.task.sandbox.SandboxRuntime;
 import dev.workcell.task.support.Failures;
 import dev.workcell.task.support.Ids;
 import dev.workcell.task.conversation.TaskEntity;
@@ -63,10 +64,12 @@ public class TaskService {
   private final AuditLog audit;
   private final RunQueue queue;
   private final ObjectMapper json;
+  private final SandboxRuntime sandboxes;
 
   public TaskService(WorkAccess access, TaskRepository tasks, RunRepository runs, TaskCreateStatements createStatements,
       ApprovalRepository approvals, RunService runService, MessagePager pager, MessageMapper messageMapper,
-      TaskCaps caps, AuditLog audit, RunQueue queue, ObjectMapper json) {
+      TaskCaps caps, AuditLog audit, RunQueue queue, ObjectMapper json, SandboxRuntime sandboxes) {
+    this.sandboxes = sandboxes;
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
@@ -92,12 +95,17 @@ public class TaskService {
     String title = request.title() == null ? TaskRules.deriveTitle(message) : TaskRules.requireTitle(request.title());
     UUID policyId = request.policyId() == null ? null
         : Ids.parse(request.policyId()).orElseThrow(() -> Failures.invalid("no such runtime policy"));
-    String auditDetail = auditDetail(Map.of("title", title, "providerKind", route.kind(), "providerId", route.providerId(),
-        "model", route.model()));
+    Map<String, String> detail = new LinkedHashMap<>(Map.of("title", title, "providerKind", route.kind(),
+        "providerId", route.providerId(), "model", route.model()));
     OffsetDateTime now = OffsetDateTime.now();
     return createStatements.inTransaction(connection -> caps.authorizeAndLockOwner(connection, actor)
-        .chain(caller -> policy(connection, policyId).chain(policy -> {
+        .chain(caller -> hostFolder(caller, request.workspaceFolder()).chain(folder -> policy(connection, policyId).chain(policy -> {
           TaskEntity task = newTask(caller.accountId(), title, route, policy, now);
+          task.workspaceFolder = folder;
+          if (folder != null) {
+            detail.put("workspaceFolder", folder);
+          }
+          String auditDetail = auditDetail(detail);
           RunService.Opened opened = runService.prepare(task, message, now);
           // Far from the caps the counts ride on the insert; a refused insert takes the exact path.
           return createStatements.insertWithFirstRun(connection, task, opened.run(), opened.message(), actor, auditDetail,
@@ -111,7 +119,7 @@ public class TaskService {
                 return new TaskCreated(TaskMapper.toView(task), RunMapper.toView(opened.run()),
                     messageMapper.toView(opened.message()));
               });
-        })))
+        }))))
         .call(created -> queue.enqueue(actor, created.task().id(), created.run().id()));
   }
 
@@ -223,6 +231,17 @@ public class TaskService {
     } catch (JsonProcessingException e) {
       return String.valueOf(detail);
     }
+  }
+
+  /**
+   * The real path of the host folder the task asks for, checked by sandbox-service (decision 0023) for
+   * the caller with the role just read from the database; null when the task asks for none.
+   */
+  private Uni<String> hostFolder(WorkAccess.Caller caller, String folder) {
+    if (folder == null) {
+      return Uni.createFrom().nullItem();
+    }
+    return sandboxes.checkHostFolder(new Actor(caller.accountId().toString(), caller.role()), folder);
   }
 
   private Uni<PolicyFacts> policy(SqlConnection connection, UUID policyId) {

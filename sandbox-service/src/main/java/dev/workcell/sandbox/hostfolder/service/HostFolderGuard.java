@@ -8,6 +8,7 @@ import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.hostfolder.config.HostFolderSettings;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ public class HostFolderGuard {
   private final List<Path> roots;
   private final List<Path> denied;
 
+  @Inject
   public HostFolderGuard(HostFolderSettings settings, SandboxSettings sandbox, DockerSettings docker,
       @ConfigProperty(name = "workcell.state") Optional<String> stateFolder) {
     // Seed 004: without WORK_HOST_WORKSPACE_ROOTS the root is the server user's home.

@@ -92,8 +92,8 @@ img_runtime() {
   rm -rf "$ctx"
 }
 
-# The images docker/compose.yaml needs besides the services: the first-start job, and NATS and
-# PostgreSQL made from Debian packages for machines that cannot pull the public ones.
+# The images docker/compose.yaml needs besides the services: the first-start job, NATS and
+# PostgreSQL made from Debian packages for machines that cannot pull the public ones, and the S3 server.
 build_infra_images() {
   local base=$1 name started ctx
   for name in compose-init nats postgres socket-proxy; do
@@ -108,6 +108,16 @@ build_infra_images() {
     rm -rf "$ctx"
     printf '%-46s %8s %6s s\n' "workcell/$name:$(img_version)" "$(img_size "workcell/$name:$(img_version)")" "$((SECONDS - started))"
   done
+  # sandbox-mirror's S3 server: s3proxy's jar (Maven, as the launcher fetches it) on the Java runtime.
+  started=$SECONDS
+  s3_fetch_jar || return
+  ctx=$(si_make_context s3proxy)
+  cp -a "$ROOT/docker/compose/s3/." "$ctx/"
+  cp "$(s3_jar)" "$ctx/s3proxy.jar"
+  img_build "workcell/s3proxy:$(img_version)" "$ctx" "$ctx/Dockerfile" --build-arg "RUNTIME=$(img_runtime_image)" \
+    --label "org.opencontainers.image.version=$WC_S3_VERSION" --label "org.opencontainers.image.revision=$(img_revision docker/compose/s3)" || return
+  rm -rf "$ctx"
+  printf '%-46s %8s %6s s\n' "workcell/s3proxy:$(img_version)" "$(img_size "workcell/s3proxy:$(img_version)")" "$((SECONDS - started))"
 }
 
 # build_images [--infra] — every service image (and with --infra the compose images); a table of

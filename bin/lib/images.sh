@@ -12,8 +12,9 @@
 # Modules the services use (jdeps over every jar of the eight apps, plus what they load reflectively:
 # java.rmi for Narayana (task-service), java.desktop for java.beans (Hibernate, Quarkus core), jdk.management for Micrometer's process
 # metrics, java.security.jgss/sasl for the PostgreSQL driver, jdk.crypto.ec and jdk.naming.dns for
-# TLS and DNS of model providers, java.net.http for provider clients).
-IMG_JRE_MODULES=java.base,java.rmi,java.logging,java.naming,java.sql,java.transaction.xa,java.xml,java.management,jdk.management,java.desktop,java.security.jgss,java.security.sasl,jdk.unsupported,java.net.http,jdk.crypto.ec,jdk.naming.dns,jdk.zipfs
+# TLS and DNS of model providers, java.net.http for provider clients, jdk.net for sandbox-mirror's Apache
+# HttpClient 5, which sets socket options through jdk.net.Sockets).
+IMG_JRE_MODULES=java.base,java.rmi,java.logging,java.naming,java.sql,java.transaction.xa,java.xml,java.management,jdk.management,java.desktop,java.security.jgss,java.security.sasl,jdk.unsupported,java.net.http,jdk.crypto.ec,jdk.naming.dns,jdk.zipfs,jdk.net
 
 IMG_MODULES=(gateway-service task-service agent-runner-service sandbox-service preview-proxy-service terminal-service sandbox-mirror cli)
 

@@ -12,8 +12,9 @@
 # Modules the services use (jdeps over every jar of the eight apps, plus what they load reflectively:
 # java.rmi for Narayana (task-service), java.desktop for java.beans (Hibernate, Quarkus core), jdk.management for Micrometer's process
 # metrics, java.security.jgss/sasl for the PostgreSQL driver, jdk.crypto.ec and jdk.naming.dns for
-# TLS and DNS of model providers, java.net.http for provider clients).
-IMG_JRE_MODULES=java.base,java.rmi,java.logging,java.naming,java.sql,java.transaction.xa,java.xml,java.management,jdk.management,java.desktop,java.security.jgss,java.security.sasl,jdk.unsupported,java.net.http,jdk.crypto.ec,jdk.naming.dns,jdk.zipfs
+# TLS and DNS of model providers, java.net.http for provider clients, jdk.net for sandbox-mirror's Apache
+# HttpClient 5, which sets socket options through jdk.net.Sockets).
+IMG_JRE_MODULES=java.base,java.rmi,java.logging,java.naming,java.sql,java.transaction.xa,java.xml,java.management,jdk.management,java.desktop,java.security.jgss,java.security.sasl,jdk.unsupported,java.net.http,jdk.crypto.ec,jdk.naming.dns,jdk.zipfs,jdk.net
 
 IMG_MODULES=(gateway-service task-service agent-runner-service sandbox-service preview-proxy-service terminal-service sandbox-mirror cli)
 
@@ -92,8 +93,8 @@ img_runtime() {
   rm -rf "$ctx"
 }
 
-# The images docker/compose.yaml needs besides the services: the first-start job, and NATS and
-# PostgreSQL made from Debian packages for machines that cannot pull the public ones.
+# The images docker/compose.yaml needs besides the services: the first-start job, NATS and
+# PostgreSQL made from Debian packages for machines that cannot pull the public ones, and the S3 server.
 build_infra_images() {
   local base=$1 name started ctx
   for name in compose-init nats postgres socket-proxy; do
@@ -108,6 +109,16 @@ build_infra_images() {
     rm -rf "$ctx"
     printf '%-46s %8s %6s s\n' "workcell/$name:$(img_version)" "$(img_size "workcell/$name:$(img_version)")" "$((SECONDS - started))"
   done
+  # sandbox-mirror's S3 server: s3proxy's jar (Maven, as the launcher fetches it) on the Java runtime.
+  started=$SECONDS
+  s3_fetch_jar || return
+  ctx=$(si_make_context s3proxy)
+  cp -a "$ROOT/docker/compose/s3/." "$ctx/"
+  cp "$(s3_jar)" "$ctx/s3proxy.jar"
+  img_build "workcell/s3proxy:$(img_version)" "$ctx" "$ctx/Dockerfile" --build-arg "RUNTIME=$(img_runtime_image)" \
+    --label "org.opencontainers.image.version=$WC_S3_VERSION" --label "org.opencontainers.image.revision=$(img_revision docker/compose/s3)" || return
+  rm -rf "$ctx"
+  printf '%-46s %8s %6s s\n' "workcell/s3proxy:$(img_version)" "$(img_size "workcell/s3proxy:$(img_version)")" "$((SECONDS - started))"
 }
 
 # build_images [--infra] — every service image (and with --infra the compose images); a table of

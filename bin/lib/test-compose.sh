@@ -67,7 +67,7 @@ tc_all_healthy() {
     [[ $(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' "$id") == unhealthy ]] && return 1
     [[ $(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{end}}' "$id") == healthy ]] && n=$((n + 1))
   done
-  ((n == 8)) # seven services and PostgreSQL
+  ((n == 9)) # seven services, PostgreSQL and the S3 server
 }
 
 tc_api() { # tc_api METHOD PATH [BODY] — prints the body, fails unless 2xx
@@ -95,6 +95,39 @@ tc_task_file_round_trip() {
   tc_new_task qwen3:8b openai || return 1
   tc_api PUT "/api/work/tasks/$TC_TASK/file" '{"path":"notes/hello.txt","content":"hello from compose\n","createParents":true}' >/dev/null || return 1
   tc_api GET "/api/work/tasks/$TC_TASK/file?path=notes/hello.txt" | grep -q '"content":"hello from compose\\n"'
+}
+
+# The file tc_task_file_round_trip wrote in the task's sandbox reaches the bucket through sandbox-mirror
+# (the read-only disk bind, then S3) within 30 s: read back from the S3 server's own store
+# (s3proxy's filesystem backend keeps object KEY of BUCKET at /data/BUCKET/KEY).
+tc_mirror_copies_a_sandbox_file() {
+  local s3 object deadline=$((SECONDS + 30))
+  s3=$(tc_dc ps -q s3)
+  object=/data/${WORKCELL_S3_BUCKET:-workcell-mirror}/tasks/$TC_TASK/notes/hello.txt
+  while ((SECONDS < deadline)); do
+    [[ $(docker exec "$s3" cat "$object" 2>/dev/null) == 'hello from compose' ]] && return 0
+    sleep 1
+  done
+  printf '      %s not in the bucket after 30 s; sandbox-mirror says: %s\n' "$object" \
+    "$(docker exec "$(tc_dc ps -q sandbox-mirror)" bash -c 'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /mirror/status HTTP/1.0\r\n\r\n" >&3 && tail -n 1 <&3')" >&2
+  return 1
+}
+
+# sandbox-mirror gets the disk root as a read-only bind (rslave) and runs as the sandboxes' user with no
+# capability; the S3 identity is in the S3 server's and sandbox-mirror's secrets only. (A disk mounted
+# after sandbox-mirror started arrives through propagation with its own, writable, flags: decision 0021.)
+tc_mirror_is_confined() {
+  local id mounts holders svc
+  id=$(tc_dc ps -q sandbox-mirror)
+  mounts=$(docker inspect -f '{{range .Mounts}}{{if eq .Destination "/var/lib/workcell/disks"}}{{.RW}} {{.Propagation}}{{end}}{{end}}' "$id")
+  [[ $mounts == 'false rslave' ]] || { printf '      disk root mount: %s\n' "${mounts:-none}" >&2; return 1; }
+  [[ $(docker inspect -f '{{.Config.User}} {{.HostConfig.CapAdd}}' "$id") == "${WORKCELL_SANDBOX_UID:-1000}:${WORKCELL_SANDBOX_UID:-1000} []" ]] || return 1
+  holders=
+  for svc in $(tc_dc ps --services); do
+    id=$(tc_dc ps -q "$svc")
+    [[ -n $id ]] && docker exec "$id" test -e /run/workcell/secrets/s3-secret-key 2>/dev/null && holders+="$svc "
+  done
+  [[ $holders == 's3 sandbox-mirror ' || $holders == 'sandbox-mirror s3 ' ]] || { printf '      S3 key holders: %s\n' "$holders" >&2; return 1; }
 }
 
 # No OpenAI provider is configured, so that task's run ends failed with provider_not_found.
@@ -166,6 +199,7 @@ tc_targets() {
       nats) echo "$ip:4222" ;;
       postgres) echo "$ip:5432" ;;
       docker-proxy) echo "$ip:2375" ;;
+      s3) echo "$ip:8080" ;;
       *-service | sandbox-mirror) echo "$ip:8080" ;;
     esac
   done
@@ -268,12 +302,15 @@ tc_variant_socket() {
   tc_up_checked "compose" || { tc_down; trap - EXIT; return 0; }
   wt_check "compose: the admin token works at the gateway" tc_api GET /api/auth/me
   wt_check "compose: a task is created and a file written and read back in its sandbox" tc_task_file_round_trip
+  wt_check "compose: that file reaches the S3 bucket through sandbox-mirror within 30 s" tc_mirror_copies_a_sandbox_file
+  wt_check "compose: sandbox-mirror has the disk root as a read-only rslave bind, uid 1000, no capability; only it and the S3 server hold the S3 key" \
+    tc_mirror_is_confined
   wt_check "compose: its run ends failed (no such provider configured)" tc_run_ends_honestly
   wt_check "compose: a scripted agent run writes its file through the tools and completes" tc_agent_run
   wt_check "compose: secrets are neither in an image nor in a container's environment" tc_secrets_not_in_images
   wt_check "compose: services run as 10001 on a read-only root" tc_runs_read_only_as_non_root
   wt_check "compose: only sandbox-service has the Docker socket" eval '[[ $(tc_socket_holders) == sandbox-service ]]'
-  wt_check "compose: from a sandbox, NATS, PostgreSQL, the services and the host's ports are unreachable" \
+  wt_check "compose: from a sandbox, NATS, PostgreSQL, the S3 server, the services and the host's ports are unreachable" \
     tc_unreachable_from_sandbox backend
   local secrets
   secrets=$(mktemp -d)

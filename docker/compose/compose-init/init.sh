@@ -8,6 +8,7 @@ umask 077
 STATE=/state
 OUT=/secrets
 SERVICE_UID=10001   # workcell/java-runtime's user
+MIRROR_UID=${WORKCELL_SANDBOX_UID:-1000} # sandbox-mirror runs as the sandboxes' user: it reads their files
 NATS_UID=${WORKCELL_NATS_UID:-10002}
 PG_UID=${WORKCELL_PG_UID:-999}
 
@@ -44,7 +45,7 @@ service_env() {
     printf '%s\n' "WORKCELL_NATS_USER=$user" "WORKCELL_NATS_PASSWORD=$(wc_secret "nats-$user")"
     wc_nats_manages_streams "$user" || printf '%s\n' "WORKCELL_NATS_PROVISION_STREAMS=false"
     printf '%s\n' "$@"
-  } | put "$dir" "$SERVICE_UID" service.env
+  } | put "$dir" "${OWNER_UID:-$SERVICE_UID}" service.env
 }
 
 F=/run/workcell/secrets # where every service mounts its own volume
@@ -62,7 +63,15 @@ wc_secret preview-key | put preview-proxy "$SERVICE_UID" preview-key
 # terminal-service checks the Open Terminal key itself: a terminal WebSocket's first message carries it.
 service_env terminal terminal "WORKCELL_TERMINAL_SERVER_KEY_FILE=$F/terminal-server-key"
 wc_secret terminal-server-key | put terminal "$SERVICE_UID" terminal-server-key
-service_env sandbox-mirror sandbox-mirror
+# The S3 identity: the S3 server and sandbox-mirror alone get it (decision 0021); sandbox-mirror's
+# spool (a file being uploaded) is a volume of its own, writable by its user only.
+OWNER_UID=$MIRROR_UID service_env sandbox-mirror sandbox-mirror \
+  "WORKCELL_MIRROR_S3_ACCESS_KEY_FILE=$F/s3-access-key" "WORKCELL_MIRROR_S3_SECRET_KEY_FILE=$F/s3-secret-key"
+for name in s3-access-key s3-secret-key; do
+  wc_secret "$name" | put sandbox-mirror "$MIRROR_UID" "$name"
+  wc_secret "$name" | put s3 "$SERVICE_UID" "$name"
+done
+install -d -o "$MIRROR_UID" -g "$MIRROR_UID" -m 0700 /spool/sandbox-mirror
 # Only the operator's CLI can sign tokens; `docker-compose run --rm cli token ...` uses it.
 service_env cli cli "WORKCELL_CLI_SIGNING_KEY=$F/jwt-private.pem"
 put cli "$SERVICE_UID" jwt-private.pem <"$STATE/jwt-private.pem"

@@ -164,7 +164,9 @@ class ChartTest {
   @Test
   void sandboxNetworkPoliciesDenyByDefaultAndAllowOnlyWhatIsDescribed() {
     RenderedChart chart = RenderedChart.render(Map.of("work.networkPolicy.blockedEgressCidrs", List.of("203.0.113.0/24")));
-    List<NetworkPolicy> policies = chart.all(NetworkPolicy.class);
+    // The release's own (sandbox-mirror's and the S3 server's, in the release namespace) are checked below.
+    List<NetworkPolicy> policies = chart.all(NetworkPolicy.class).stream()
+        .filter(p -> !p.getMetadata().getName().startsWith(PREFIX)).toList();
     assertThat(policies).allSatisfy(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo(SANDBOX_NS));
 
     NetworkPolicy deny = chart.named(NetworkPolicy.class, "sandbox-default-deny").orElseThrow();
@@ -318,7 +320,54 @@ class ChartTest {
         "s3.external.endpoint", "https://s3.infra"));
     assertThat(chart.all(StatefulSet.class)).extracting(s -> s.getMetadata().getName()).containsExactly(PREFIX + "nats");
     assertThat(env(chart, "task-service")).containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://pg.infra:5432/workcell_task");
-    assertThat(env(chart, "sandbox-mirror")).containsEntry("WORKCELL_S3_ENDPOINT", "https://s3.infra");
+    assertThat(env(chart, "sandbox-mirror")).containsEntry("WORKCELL_MIRROR_S3_ENDPOINT", "https://s3.infra");
+  }
+
+  @Test
+  void sandboxMirrorReadsTheDisksReadOnlyHoldsTheS3IdentityAloneAndNothingReachesIt() {
+    RenderedChart chart = RenderedChart.render(Map.of("mirror.disks",
+        Map.of("hostPath", Map.of("path", "/var/lib/workcell/disks", "type", "Directory"))));
+    PodSpec mirror = chart.named(Deployment.class, PREFIX + "sandbox-mirror").orElseThrow().getSpec().getTemplate().getSpec();
+    Container container = mirror.getContainers().getFirst();
+    assertThat(container.getVolumeMounts()).filteredOn(m -> m.getName().equals("disks")).singleElement().satisfies(m -> {
+      assertThat(m.getReadOnly()).isTrue();
+      assertThat(m.getMountPath()).isEqualTo("/var/lib/workcell/disks");
+      assertThat(m.getMountPropagation()).isEqualTo("HostToContainer");
+    });
+    // The sandboxes' uid (their private files are readable), no token, no capability.
+    assertThat(mirror.getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+    assertThat(container.getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+    assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(mirror.getAutomountServiceAccountToken()).isFalse();
+    assertThat(env(chart, "sandbox-mirror")).containsEntry("WORKCELL_MIRROR_S3_ENDPOINT", "http://" + PREFIX + "s3:9000")
+        .containsEntry("WORKCELL_MIRROR_S3_ACCESS_KEY_FILE", "/run/workcell/secrets/s3-access-key")
+        .containsEntry("WORKCELL_MIRROR_INSTANCE", RenderedChart.RELEASE);
+    // No other workload of the release mounts the S3 identity (the bundled server gets it as its root user).
+    chart.podTemplates().forEach((owner, template) -> {
+      boolean mounts = template.getSpec().getVolumes().stream().filter(v -> v.getSecret() != null)
+          .flatMap(v -> v.getSecret().getItems() == null ? Stream.of("*") : v.getSecret().getItems().stream().map(i -> i.getKey()))
+          .anyMatch(k -> k.startsWith("s3-") || k.equals("*"));
+      assertThat(mounts).as(owner + " mounts the S3 identity").isEqualTo(owner.endsWith(PREFIX + "sandbox-mirror"));
+    });
+    // Nothing connects to sandbox-mirror; only sandbox-mirror connects to the bundled S3 server.
+    NetworkPolicy closed = chart.named(NetworkPolicy.class, PREFIX + "sandbox-mirror").orElseThrow();
+    assertThat(closed.getSpec().getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/component", "sandbox-mirror");
+    assertThat(closed.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    assertThat(closed.getSpec().getIngress()).isEmpty();
+    NetworkPolicy s3 = chart.named(NetworkPolicy.class, PREFIX + "s3").orElseThrow();
+    assertThat(s3.getSpec().getIngress()).singleElement().satisfies(rule -> assertThat(rule.getFrom()).singleElement()
+        .satisfies(peer -> assertThat(peer.getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/component", "sandbox-mirror")));
+
+    // An operator's own Secret supplies endpoint, bucket and credentials; none is a value in the Pod spec.
+    RenderedChart own = RenderedChart.render(Map.of("s3.mode", "external", "s3.external.existingSecret", "my-s3"));
+    Container external = own.named(Deployment.class, PREFIX + "sandbox-mirror").orElseThrow().getSpec().getTemplate().getSpec()
+        .getContainers().getFirst();
+    assertThat(external.getEnv()).filteredOn(e -> e.getName().equals("WORKCELL_MIRROR_S3_ENDPOINT") || e.getName().equals("WORKCELL_MIRROR_S3_BUCKET"))
+        .hasSize(2).allSatisfy(e -> assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("my-s3"));
+    assertThat(own.named(Deployment.class, PREFIX + "sandbox-mirror").orElseThrow().getSpec().getTemplate().getSpec().getVolumes())
+        .filteredOn(v -> v.getName().equals("secrets")).singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("my-s3"));
+    assertThat(own.all(NetworkPolicy.class)).extracting(n -> n.getMetadata().getName()).doesNotContain(PREFIX + "s3");
   }
 
   private static Map<String, String> env(RenderedChart chart, String service) {

@@ -374,14 +374,23 @@ public final class Mirror implements AutoCloseable {
       failures = 0;
     } catch (IOException | RuntimeException e) {
       failures++;
-      report.error(what + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
-      Log.warnf("mirror: %s failed (retry in %d ms): %s", what, backoffNanos() / 1_000_000, e.toString());
+      report.error(what + ": " + causes(e));
+      Log.warnf("mirror: %s failed (retry in %d ms): %s", what, backoffNanos() / 1_000_000, causes(e));
       retry.run();
       if (failures > 0) {
         // chores have no due time of their own: hold the worker for the backoff before the next try
         pauseForBackoff();
       }
     }
+  }
+
+  /** Each exception of the chain as "Class: message", so the root cause (a socket error under the SDK's) is named. */
+  static String causes(Throwable e) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = e; t != null && text.length() < 1000; t = t.getCause() == t ? null : t.getCause()) {
+      text.append(text.isEmpty() ? "" : " <- ").append(t.getClass().getSimpleName()).append(": ").append(t.getMessage());
+    }
+    return text.toString();
   }
 
   private void pauseForBackoff() {

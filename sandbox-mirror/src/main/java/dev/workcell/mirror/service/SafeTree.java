@@ -82,6 +82,13 @@ final class SafeTree {
    * file that is no longer regular, and one that grows past {@code limit}.
    */
   Copied copy(String rel, OutputStream out, long limit) throws IOException {
+    if (RegularFileOpener.available()) {
+      // O_NONBLOCK|O_NOFOLLOW relative to the parent, then fstat of the descriptor: a FIFO swapped in
+      // after the listing is refused at once instead of blocking this upload thread.
+      try (SeekableByteChannel in = RegularFileOpener.open(root, rel)) {
+        return copy(in, out, limit);
+      }
+    }
     int slash = rel.lastIndexOf('/');
     String parent = slash < 0 ? "" : rel.substring(0, slash);
     Path name = Path.of(rel.substring(slash + 1));
@@ -93,25 +100,30 @@ final class SafeTree {
       if (!a.isRegularFile()) {
         throw new java.nio.file.NoSuchFileException(rel + " is no longer a regular file");
       }
-      MessageDigest sha = digest("SHA-256");
-      MessageDigest md5 = digest("MD5");
-      long size = 0;
+      // Java 21: lstat, then open. A regular file swapped for a FIFO in between blocks this thread (decision 0021).
       try (SeekableByteChannel in = dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
-        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
-        int n;
-        while ((n = in.read(buffer)) > 0) {
-          size += n;
-          if (size > limit) {
-            throw new TooLarge(limit);
-          }
-          sha.update(buffer.array(), 0, n);
-          md5.update(buffer.array(), 0, n);
-          out.write(buffer.array(), 0, n);
-          buffer.clear();
-        }
+        return copy(in, out, limit);
       }
-      return new Copied(size, sha.digest(), md5.digest());
     }
+  }
+
+  private static Copied copy(SeekableByteChannel in, OutputStream out, long limit) throws IOException {
+    MessageDigest sha = digest("SHA-256");
+    MessageDigest md5 = digest("MD5");
+    long size = 0;
+    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+    int n;
+    while ((n = in.read(buffer)) > 0) {
+      size += n;
+      if (size > limit) {
+        throw new TooLarge(limit);
+      }
+      sha.update(buffer.array(), 0, n);
+      md5.update(buffer.array(), 0, n);
+      out.write(buffer.array(), 0, n);
+      buffer.clear();
+    }
+    return new Copied(size, sha.digest(), md5.digest());
   }
 
   /** Opens folder {@code rel} one name at a time, each without following a link; null when absent. */

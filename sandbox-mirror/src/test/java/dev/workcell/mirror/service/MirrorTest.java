@@ -175,6 +175,19 @@ class MirrorTest {
   }
 
   @Test
+  void aFirstSyncOf2000FilesPutsEachFileOnceAndNoPutFails() throws Exception {
+    Path task = volume(TASK);
+    for (int i = 0; i < 2000; i++) {
+      write(task.resolve("d" + (i % 40) + "/f" + i + ".txt"), "file " + i + " " + "x".repeat(i % 700));
+    }
+    Bucket bucket = server.bucket();
+    Mirror mirror = start(bucket, 64 << 20);
+    await(() -> mirror.quiet() && mirror.status().objects() == 2000, "the first sync of 2,000 files", Duration.ofSeconds(240));
+    assertThat(mirror.status().errors()).as("failed S3 calls; last: %s", mirror.status().lastError()).isZero();
+    assertThat(bucket.puts()).isEqualTo(2000);
+  }
+
+  @Test
   void whileS3IsDownChangesWaitWithBackoffAndArriveWhenItIsBack() throws Exception {
     Path home = volume(HOME);
     Mirror mirror = start(server.bucket(), 64 << 20);
@@ -275,7 +288,11 @@ class MirrorTest {
   }
 
   private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    await(condition, what, Duration.ofSeconds(30));
+  }
+
+  private static void await(BooleanSupplier condition, String what, Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
     while (System.nanoTime() < deadline) {
       try {
         if (condition.getAsBoolean()) {

@@ -1,6 +1,7 @@
 package dev.workcell.mirror.service;
 
 import dev.workcell.mirror.client.Bucket;
+import dev.workcell.mirror.client.BucketProducer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -86,7 +86,7 @@ final class S3Server implements AutoCloseable {
 
   S3Client client() {
     return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port)).region(Region.US_EAST_1)
-        .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
+        .forcePathStyle(true).httpClient(BucketProducer.httpClient())
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ID, SECRET))).build();
   }
 

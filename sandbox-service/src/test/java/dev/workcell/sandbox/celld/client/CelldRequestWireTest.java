@@ -86,6 +86,11 @@ class CelldRequestWireTest {
         new Case(new CelldRequest.ProcKill(PID, true), "{\"processId\":\"0123456789ab\",\"force\":true,\"id\":1,\"op\":\"proc_kill\"}"),
         new Case(new CelldRequest.ProcList(), "{\"id\":1,\"op\":\"proc_list\"}"),
         new Case(new CelldRequest.Ports(), "{\"id\":1,\"op\":\"ports\"}"),
+        new Case(new CelldRequest.TcpOpen(8000, 262_144), "{\"port\":8000,\"window\":262144,\"id\":1,\"op\":\"tcp_open\"}"),
+        new Case(new CelldRequest.TcpOpen(8000, null), "{\"port\":8000,\"id\":1,\"op\":\"tcp_open\"}"),
+        new Case(new CelldRequest.TcpWrite(7, new byte[] {3}), "{\"stream\":7,\"data\":\"Aw==\",\"id\":1,\"op\":\"tcp_write\"}"),
+        new Case(new CelldRequest.TcpAck(7, 4096), "{\"stream\":7,\"bytes\":4096,\"id\":1,\"op\":\"tcp_ack\"}"),
+        new Case(new CelldRequest.TcpClose(7), "{\"stream\":7,\"id\":1,\"op\":\"tcp_close\"}"),
         new Case(new CelldRequest.PreviewStart("npm run dev", 3000), "{\"command\":\"npm run dev\",\"port\":3000,\"id\":1,\"op\":\"preview_start\"}"),
         new Case(new CelldRequest.PreviewStop(), "{\"id\":1,\"op\":\"preview_stop\"}"),
         new Case(new CelldRequest.PreviewStatus(), "{\"id\":1,\"op\":\"preview_status\"}"));

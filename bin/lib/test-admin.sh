@@ -208,11 +208,6 @@ wad_host_folder_refusals() {
 }
 
 # Turned off again: the same request is refused.
-wad_host_folders_off_again() {
-  wad_restart_sandbox || return 1
-  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/project" && wa_expect 403 host_folders_disabled
-}
-
 wad_cleanup() {
   local id
   wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null
@@ -257,8 +252,6 @@ wt_admin_checks() {
     wt_check "admin: outside the roots, the state folder, a link out of the root, node_modules, a file, a relative path are refused" \
       wad_host_folder_refusals
   fi
-  wt_check "admin: sandbox-service restarts with host folders off; the same request is 403 host_folders_disabled" \
-    wad_host_folders_off_again
   rm -rf "$WAD_HOST_ROOT" "$WAD_OUTSIDE"
   wt_check "admin: the check's tasks and provider are removed" wad_cleanup
 }

@@ -58,6 +58,22 @@ class HostFolderTaskTest extends AdminWorkTest {
   }
 
   @Test
+  void aDemotedOwnersHostFolderTaskGetsNoRuntime() {
+    Actor owner = work.account(Actor.Role.ADMIN);
+    TaskCreated created = work.call(TaskSubjects.CREATE, on("/srv/projects/app"), owner);
+    UUID ownerId = UUID.fromString(owner.accountId());
+    sql.update("update accounts set role = 'user' where id = ?1", ownerId);
+    try {
+      assertThat(work.failure(TaskSubjects.RUNTIME_SPEC, new RuntimeSpecRequest(created.task().id()), SANDBOX))
+          .isEqualTo(ErrorCode.FORBIDDEN);
+    } finally {
+      sql.update("update accounts set role = 'admin' where id = ?1", ownerId);
+    }
+    assertThat(work.call(TaskSubjects.RUNTIME_SPEC, new RuntimeSpecRequest(created.task().id()), SANDBOX).workspaceFolder())
+        .isEqualTo(SandboxFixture.REAL_ROOT + "/srv/projects/app");
+  }
+
+  @Test
   void aRefusedFolderMakesNoTask() {
     assertThat(work.failure(TaskSubjects.CREATE, on(SandboxFixture.DENIED_FOLDER + "/x"), admin))
         .isEqualTo(ErrorCode.HOST_FOLDER_DENIED);

@@ -274,3 +274,17 @@ func TestBinaryIdleRSS(t *testing.T) {
 	}
 	t.Logf("idle RSS after work: %d kB", rssKB)
 }
+
+// Package net (and net/http) would add ~0.4 MB to a binary that is resident in full in every
+// sandbox, which is what pushed TestBinaryIdleRSS over its bound once; sockets go through tcpsock.
+func TestBinaryDoesNotLinkPackageNet(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list is not available here: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net" || dep == "net/http" {
+			t.Fatalf("celld links package %s; use internal/tcpsock instead", dep)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"workcell.dev/celld/internal/fileops"
 	"workcell.dev/celld/internal/procs"
 	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/tcpsock"
 	"workcell.dev/celld/internal/wire"
 )
 
@@ -125,7 +126,7 @@ func (pm *Manager) startProcess(ctx context.Context, command, dir string, port i
 		return nil, err
 	}
 	// Readiness is "something accepts on the port", so the port must be free beforehand.
-	if ln, err := listenTCP(port); err != nil {
+	if ln, err := tcpsock.Listen(port); err != nil {
 		return nil, wire.Errf(wire.CodePreviewFailed, "port %d is already in use: %v", port, err)
 	} else {
 		ln.Close()
@@ -175,7 +176,7 @@ func (pm *Manager) startProcess(ctx context.Context, command, dir string, port i
 			return fail(wire.CodeCancelled, "preview start cancelled")
 		case <-tick.C:
 		}
-		if tcpAccepts(port, 200*time.Millisecond) {
+		if tcpsock.Accepts(port, 200*time.Millisecond) {
 			break
 		}
 		if time.Now().After(deadline) {

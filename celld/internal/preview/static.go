@@ -14,6 +14,7 @@ import (
 
 	"workcell.dev/celld/internal/confine"
 	"workcell.dev/celld/internal/sys"
+	"workcell.dev/celld/internal/tcpsock"
 )
 
 // staticServer is a deliberately tiny HTTP/1.1 GET/HEAD file server for previews of plain
@@ -33,7 +34,7 @@ const (
 )
 
 func startStaticServer(root *confine.Root, base string, port int) (*staticServer, error) {
-	ln, err := listenTCP(port)
+	ln, err := tcpsock.Listen(port)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func (s *staticServer) Close() {
 
 func (s *staticServer) acceptLoop() {
 	for {
-		c, err := acceptTCP(s.ln)
+		c, err := tcpsock.Accept(s.ln)
 		if err != nil {
 			return
 		}

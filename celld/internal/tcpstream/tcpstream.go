@@ -13,13 +13,13 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"net"
-	"strconv"
+	"os"
 	"sync"
 	"syscall"
 	"time"
 
 	"workcell.dev/celld/internal/framing"
+	"workcell.dev/celld/internal/tcpsock"
 	"workcell.dev/celld/internal/wire"
 )
 
@@ -35,7 +35,7 @@ const (
 )
 
 type stream struct {
-	conn *net.TCPConn
+	conn *os.File // a socket on the netpoller (package tcpsock: celld does without net)
 	kill context.CancelFunc
 	wake chan struct{}
 	inMu sync.Mutex // writes of one stream in order
@@ -47,16 +47,13 @@ type stream struct {
 // Manager holds the open streams of one channel.
 type Manager struct {
 	out *framing.Writer
-	// dial is replaceable in tests (a connect that never completes).
-	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	mu      sync.Mutex
 	streams map[int64]*stream
 }
 
 func New(out *framing.Writer) *Manager {
-	d := &net.Dialer{}
-	return &Manager{out: out, dial: d.DialContext, streams: map[int64]*stream{}}
+	return &Manager{out: out, streams: map[int64]*stream{}}
 }
 
 // OpenArgs: port 1..65535 on the sandbox's loopback; window is the output credit in bytes.
@@ -134,22 +131,15 @@ func (m *Manager) Open(ctx context.Context, id int64, a *OpenArgs) (any, error) 
 }
 
 // connect dials the port on IPv4 loopback, then IPv6 loopback when nothing listens there.
-func (m *Manager) connect(ctx context.Context, port int) (*net.TCPConn, error) {
+func (m *Manager) connect(ctx context.Context, port int) (*os.File, error) {
 	dctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
 	defer cancel()
-	var err error
-	for _, host := range []string{"127.0.0.1", "::1"} {
-		var c net.Conn
-		c, err = m.dial(dctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	for _, addr := range []syscall.Sockaddr{tcpsock.Loopback4(port), tcpsock.Loopback6(port)} {
+		c, err := tcpsock.Connect(dctx, addr)
 		if err == nil {
-			if tc, ok := c.(*net.TCPConn); ok {
-				tc.SetNoDelay(true)
-				return tc, nil
-			}
-			c.Close()
-			return nil, wire.Errf(wire.CodeInternal, "not a TCP connection")
+			return c, nil
 		}
-		if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, syscall.EADDRNOTAVAIL) && !errors.Is(err, syscall.EAFNOSUPPORT) {
+		if err != syscall.ECONNREFUSED && err != syscall.EADDRNOTAVAIL && err != syscall.EAFNOSUPPORT {
 			break
 		}
 	}
@@ -241,17 +231,16 @@ func (m *Manager) Write(a *WriteArgs) (any, error) {
 	st.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 	n, werr := st.conn.Write(data)
 	if werr != nil {
-		if errors.Is(werr, syscall.EPIPE) || errors.Is(werr, syscall.ECONNRESET) || errors.Is(werr, net.ErrClosed) {
+		if errors.Is(werr, syscall.EPIPE) || errors.Is(werr, syscall.ECONNRESET) || errors.Is(werr, os.ErrClosed) {
 			return nil, wire.Errf(wire.CodeProcessExited, "port stream %d is closed", a.Stream)
 		}
-		var ne net.Error
-		if errors.As(werr, &ne) && ne.Timeout() {
+		if errors.Is(werr, os.ErrDeadlineExceeded) {
 			return nil, wire.Errf(wire.CodeTimeout, "the server did not take its input within %s (%d of %d bytes written)", writeTimeout, n, len(data))
 		}
 		return nil, wire.Errf(wire.CodeProcessExited, "port stream %d: %v", a.Stream, werr)
 	}
 	if a.EOF {
-		st.conn.CloseWrite()
+		tcpsock.CloseWrite(st.conn)
 	}
 	return map[string]int{"written": n}, nil
 }

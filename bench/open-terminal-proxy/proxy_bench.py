@@ -22,8 +22,10 @@ pct, home_container = terminal_bench.pct, terminal_bench.home_container
 
 PORT = 18700
 WARMUP = 30
-# HTTP/1.1 keep-alive (http.server's default HTTP/1.0 closes every connection).
+# HTTP/1.1 keep-alive (http.server's default HTTP/1.0 closes every connection), TCP_NODELAY as real
+# dev servers set it (see bench/preview-proxy/run.sh).
 SERVER = ('import http.server as h; h.SimpleHTTPRequestHandler.protocol_version="HTTP/1.1"; '
+          'h.SimpleHTTPRequestHandler.disable_nagle_algorithm=True; '
           'h.test(HandlerClass=h.SimpleHTTPRequestHandler, ServerClass=h.ThreadingHTTPServer, port=%d, bind="127.0.0.1")' % PORT)
 # Run inside the sandbox: the same keep-alive GETs to the server's loopback; prints nanoseconds per request.
 INSIDE = r'''

@@ -24,7 +24,9 @@ head -c 1024 /dev/zero | tr '\0' x | put 1k.bin
 head -c 1048576 /dev/zero | tr '\0' x | put 1m.bin
 # HTTP/1.1 keep-alive on both paths: http.server.test() sets the handler's protocol itself (HTTP/1.0 unless
 # told), so without protocol= every request opened a new connection on both paths.
-server='import http.server as h; h.SimpleHTTPRequestHandler.protocol_version="HTTP/1.1"; h.test(HandlerClass=h.SimpleHTTPRequestHandler, ServerClass=h.ThreadingHTTPServer, protocol="HTTP/1.1", port=4173, bind="0.0.0.0")'
+# TCP_NODELAY as real dev servers (node, vite) set it: python's handler writes head and body apart and
+# otherwise holds the body (Nagle) until the head's delayed ACK, ~40 ms per small GET on either path.
+server='import http.server as h; h.SimpleHTTPRequestHandler.protocol_version="HTTP/1.1"; h.SimpleHTTPRequestHandler.disable_nagle_algorithm=True; h.test(HandlerClass=h.SimpleHTTPRequestHandler, ServerClass=h.ThreadingHTTPServer, protocol="HTTP/1.1", port=4173, bind="0.0.0.0")'
 body=$(python3 -c 'import json,sys; print(json.dumps({"command": "python3 -c " + sys.argv[1]}))' "'$server'")
 started=$(curl -sf -X POST "${auth[@]}" -d "$body" "$URL/api/work/tasks/$task/preview/start")
 path=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["path"])' "$started")

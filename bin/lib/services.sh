@@ -42,7 +42,7 @@ declare -A WC_PASS_ENV=(
   [sandbox-service]="WORK_RUNTIME_IMAGE WORK_COMMAND_TIMEOUT_MS WORK_MAX_OUTPUT_CHARS WORK_MEMORY_LIMIT
     WORK_CPU_LIMIT WORK_PIDS_LIMIT WORK_PREVIEW_PORT WORK_PREVIEW_BIND WORK_DOCKER_PUBLISHED_HOST WORK_NETWORK_NAME WORK_RUNTIME_DNS
     WORK_RUNTIME_IDLE_TIMEOUT_MS WORK_MAX_ACTIVE_RUNTIMES_GLOBAL WORK_MAX_ACTIVE_RUNTIMES_PER_USER
-    WORKCELL_SANDBOX_*"
+    WORK_WORKSPACE_SIZE WORK_HOST_WORKSPACES_ENABLED WORK_HOST_WORKSPACE_ROOTS WORKCELL_SANDBOX_*"
   [gateway-service]="WORKCELL_GATEWAY_* WORKCELL_TERMINAL_*"
   [preview-proxy-service]="WORKCELL_PREVIEW_CHECK_TTL WORKCELL_PREVIEW_PUBLIC_URL WORKCELL_PREVIEW_URL_TTL"
   [sandbox-mirror]="WORKCELL_MIRROR_*"
@@ -73,7 +73,9 @@ wc_build_stale() {
   for module in "${WC_SERVICES[@]}" cli; do
     [[ -f $(wc_jar "$module") ]] || return 0
   done
-  [[ -z $(find "$ROOT" -path "$ROOT/.workcell" -prune -o \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit) ]] && return 1
+  # Build output is no source: target/ holds generated trees with src/main in their paths (the OpenAPI client's).
+  [[ -z $(find "$ROOT" \( -path "$ROOT/.workcell" -o -name target -o -name node_modules \) -prune -o \
+    \( -name pom.xml -o -path '*/src/main/*' \) -newer "$stamp" -print -quit) ]] && return 1
   return 0
 }
 

@@ -175,7 +175,7 @@ wad_host_folder_shared() {
   wa_call GET "/api/work/tasks/$WAD_TASK" "$WA_ADMIN" && wa_expect 200 || return 1
   [[ $(wt_json task.workspaceFolder <<<"$WA_BODY") == "$folder" ]] || return 1
   docker inspect --format '{{range .Mounts}}{{.Type}}:{{.Source}}->{{.Destination}} {{end}}{{.HostConfig.CapDrop}} {{.HostConfig.ReadonlyRootfs}}' \
-    "$(docker ps -aq --filter "label=dev.workcell.task=$WAD_TASK" | head -n 1)" | tee /dev/stderr \
+    "$(docker ps -aq --filter "label=dev.workcell.task=$WAD_TASK" | head -n 1)" | tee -a /dev/stderr \
     | grep -q "bind:$folder->/workspace .*\[ALL\] true" || { echo "not bound, or the hardening changed"; return 1; }
   wa_call DELETE "/api/work/tasks/$WAD_TASK" "$WA_ADMIN" && wa_expect 200 || return 1
   [[ -f $folder/result.txt && -f $folder/from-host.txt ]] || { echo "deleting the task removed files of the folder"; return 1; }
@@ -207,7 +207,11 @@ wad_host_folder_refusals() {
   wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null && [[ $(grep -o '"id"' <<<"$WA_BODY" | wc -l) == "$before" ]]
 }
 
-# Turned off again: the same request is refused.
+# Turned off again: the same request is refused (a restart without the variable is the default again).
+wad_host_folders_off_again() {
+  wad_restart_sandbox || return 1
+  wad_host_task "$WA_ADMIN" "$WAD_HOST_ROOT/project" && wa_expect 403 host_folders_disabled
+}
 wad_cleanup() {
   local id
   wa_call GET /api/work/tasks "$WA_ADMIN" >/dev/null
@@ -252,6 +256,8 @@ wt_admin_checks() {
     wt_check "admin: outside the roots, the state folder, a link out of the root, node_modules, a file, a relative path are refused" \
       wad_host_folder_refusals
   fi
+  wt_check "admin: sandbox-service restarts with host folders off; the same request is 403 host_folders_disabled" \
+    wad_host_folders_off_again
   rm -rf "$WAD_HOST_ROOT" "$WAD_OUTSIDE"
   wt_check "admin: the check's tasks and provider are removed" wad_cleanup
 }

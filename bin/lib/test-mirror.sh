@@ -21,7 +21,7 @@ wt_mirror_checks() {
   wt_check "mirror: a deleted home file moves under .deleted/<date>/ and bin/workcell restore brings it back" \
     wt_mirror_restore "$url" "$key" "$state" "$s3" "$user" "$@"
   wt_check "mirror: bin/workcell mirror reports objects" \
-    bash -c '"$@" mirror | tee /dev/stderr | grep -qE "^objects +[1-9]"' _ "$@"
+    bash -c '"$@" mirror | tee -a /dev/stderr | grep -qE "^objects +[1-9]"' _ "$@"
 }
 
 # wt_mirror_object STATE S3 KEY — the object's body (empty and failing when absent).

@@ -10,6 +10,8 @@ wt_count() { # wt_count PASSED FAILED SKIPPED
 }
 
 # wt_check NAME CMD... — one stack check: runs CMD, records pass or fail.
+# A step that copies its output to stderr must open /dev/stderr with tee -a: it is this log, and a plain
+# open truncates it (every earlier line of the run was lost that way).
 wt_check() {
   local name=$1
   shift
@@ -97,7 +99,7 @@ wt_stack_tests() {
   token=$(sed -n 's/^Admin token: *//p' "$out")
   wt_check "status exits 0 with every part ready" "${stack[@]}" status
   wt_check "each of the seven services answers its NATS ping through the real server" \
-    bash -c '"$@" ping | tee /dev/stderr | grep -c " ok " | grep -qx 7' _ "${stack[@]}"
+    bash -c '"$@" ping | tee -a /dev/stderr | grep -c " ok " | grep -qx 7' _ "${stack[@]}"
   wt_check "a service's NATS user cannot reach subjects outside its own (preview-proxy → sandbox)" \
     bash -c '! WORKCELL_NATS_USER=preview-proxy WORKCELL_NATS_PASSWORD=$(cat '"$WC_STATE"'/stack-test/secrets/nats-preview-proxy) "$@" ping --service sandbox --timeout 1s' _ "${stack[@]}"
   wt_check "an unknown NATS user is refused" \

@@ -1,17 +1,21 @@
 package dev.workcell.sandbox.config;
 
+import io.smallrye.config.EnvConfigSource;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * Seed 004's environment names as aliases of the {@code workcell.sandbox.*} properties. It ranks
  * above application.properties (250) and below the environment (300), so the canonical
  * {@code WORKCELL_SANDBOX_*} variable still wins over its alias.
+ *
+ * <p>It is an {@link EnvConfigSource} because it is the environment: Quarkus records the values of
+ * other sources seen during the build as the built application's defaults, so a plain ConfigSource
+ * turned a WORK_HOST_WORKSPACES_ENABLED=true of the shell that ran Maven into "on by default" for
+ * every later start of that build.
  */
-public class WorkEnvAliases implements ConfigSource {
+public class WorkEnvAliases extends EnvConfigSource {
 
   /** property → environment alias. */
   public static final Map<String, String> ALIASES = Map.ofEntries(
@@ -44,43 +48,34 @@ public class WorkEnvAliases implements ConfigSource {
    */
   private static final String K8S_WORKSPACE_SIZE = "WORK_K8S_WORKSPACE_SIZE";
 
-  private final Function<String, String> environment;
-
   public WorkEnvAliases() {
     this(System::getenv);
   }
 
   WorkEnvAliases(Function<String, String> environment) {
-    this.environment = environment;
+    super(aliased(environment), 275);
   }
 
-  @Override
-  public Set<String> getPropertyNames() {
-    return ALIASES.keySet().stream().filter(name -> getValue(name) != null).collect(Collectors.toSet());
-  }
-
-  @Override
-  public String getValue(String propertyName) {
-    if ("workcell.sandbox.workspace-size".equals(propertyName) && kubernetes()) {
-      String k8s = environment.apply(K8S_WORKSPACE_SIZE);
-      if (k8s != null && !k8s.isBlank()) {
-        return k8s;
+  /** property → the value of its alias, for the aliases that are set. */
+  private static Map<String, String> aliased(Function<String, String> environment) {
+    Map<String, String> values = new HashMap<>();
+    ALIASES.forEach((property, alias) -> {
+      String value = environment.apply(alias);
+      if (value != null) {
+        // Seed 004 separates host-folder roots with ':' (as PATH does); the property's list separator is ','.
+        values.put(property, "workcell.sandbox.host-folders.roots".equals(property) ? value.replace(':', ',') : value);
       }
+    });
+    String k8sSize = environment.apply(K8S_WORKSPACE_SIZE);
+    if (kubernetes(environment) && k8sSize != null && !k8sSize.isBlank()) {
+      values.put("workcell.sandbox.workspace-size", k8sSize);
     }
-    String alias = ALIASES.get(propertyName);
-    String value = alias == null ? null : environment.apply(alias);
-    // Seed 004 separates host-folder roots with ':' (as PATH does); the property's list separator is ','.
-    return value != null && "workcell.sandbox.host-folders.roots".equals(propertyName) ? value.replace(':', ',') : value;
+    return values;
   }
 
-  private boolean kubernetes() {
+  private static boolean kubernetes(Function<String, String> environment) {
     String canonical = environment.apply("WORKCELL_SANDBOX_BACKEND");
     return "kubernetes".equals(canonical != null ? canonical : environment.apply("WORK_RUNTIME_BACKEND"));
-  }
-
-  @Override
-  public int getOrdinal() {
-    return 275;
   }
 
   @Override

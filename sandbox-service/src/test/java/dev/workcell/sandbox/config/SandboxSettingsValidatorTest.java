@@ -74,6 +74,17 @@ class SandboxSettingsValidatorTest {
     assertThat(aliases.getValue("workcell.sandbox.host-folders.roots")).isEqualTo("/Users/you/Projects,/srv/work");
   }
 
+  /**
+   * Quarkus records what non-environment sources say during the build as the built application's
+   * defaults: as a plain ConfigSource, a WORK_HOST_WORKSPACES_ENABLED=true in the shell that ran Maven
+   * left host folders on in every later start of that build. An environment source is not recorded.
+   */
+  @Test
+  void theAliasesAreAnEnvironmentSourceSoABuildNeverRecordsThem() {
+    assertThat(new WorkEnvAliases(Map.of("WORK_HOST_WORKSPACES_ENABLED", "true")::get))
+        .isInstanceOf(io.smallrye.config.EnvConfigSource.class);
+  }
+
   @Test
   void malformedLimitsAreRefused() {
     List<String> problems = SandboxSettingsValidator.problems(settings(Map.of(

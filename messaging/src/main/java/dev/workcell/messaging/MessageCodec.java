@@ -11,8 +11,6 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.RecordComponent;
 import dev.workcell.messaging.budget.Utf8;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -39,13 +37,6 @@ public class MessageCodec {
   private static final int HEADER = 5;
   private static final byte[] REPLACEMENT = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
 
-  private static final ClassValue<Optional<BulkField>> BULK = new ClassValue<>() {
-    @Override
-    protected Optional<BulkField> computeValue(Class<?> type) {
-      return BulkField.of(type);
-    }
-  };
-
   private final ObjectMapper mapper;
 
   public MessageCodec(ObjectMapper mapper) {
@@ -58,9 +49,9 @@ public class MessageCodec {
         return framed(mapper.writeValueAsBytes(message.value()), message.text());
       }
       if (value != null) {
-        Optional<BulkField> bulk = BULK.get(value.getClass());
+        Optional<BulkField> bulk = BulkField.of(value.getClass());
         if (bulk.isPresent()) {
-          Object large = bulk.get().large(value);
+          Object large = bulk.get().large(value, FRAME_FROM);
           if (large instanceof String text) {
             return framed(mapper.writeValueAsBytes(bulk.get().without(value)), text);
           }
@@ -125,7 +116,7 @@ public class MessageCodec {
   }
 
   private <T> T decodeFramed(byte[] data, Class<T> type) throws IOException {
-    BulkField bulk = BULK.get(type).orElseThrow(() -> new IOException(type.getSimpleName() + " has no bulk field"));
+    BulkField bulk = BulkField.of(type).orElseThrow(() -> new IOException(type.getSimpleName() + " has no bulk field"));
     int length = data.length < HEADER ? -1 : ByteBuffer.wrap(data, 1, 4).getInt();
     if (length < 0 || length > data.length - HEADER) {
       throw new IOException("frame header does not fit the body");
@@ -139,55 +130,5 @@ public class MessageCodec {
         ? TextNode.valueOf(new String(data, from, data.length - from, StandardCharsets.UTF_8))
         : BinaryNode.valueOf(Arrays.copyOfRange(data, from, data.length)));
     return mapper.treeToValue(node, type);
-  }
-
-  /** The {@link Bulk} component of a record type, and how to take it out of a value. */
-  private record BulkField(RecordComponent[] components, int index, Constructor<?> canonical) {
-
-    static Optional<BulkField> of(Class<?> type) {
-      RecordComponent[] components = type.getRecordComponents();
-      if (components == null) {
-        return Optional.empty();
-      }
-      for (int i = 0; i < components.length; i++) {
-        if (components[i].isAnnotationPresent(Bulk.class)) {
-          Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
-          try {
-            Constructor<?> canonical = type.getDeclaredConstructor(types);
-            canonical.setAccessible(true);
-            return Optional.of(new BulkField(components, i, canonical));
-          } catch (NoSuchMethodException e) {
-            throw new IllegalStateException("record without canonical constructor: " + type, e);
-          }
-        }
-      }
-      return Optional.empty();
-    }
-
-    String name() {
-      return components[index].getName();
-    }
-
-    boolean text() {
-      return components[index].getType() == String.class;
-    }
-
-    /** The value's bulk text or bytes when they are worth a frame, else null. */
-    Object large(Object value) throws ReflectiveOperationException {
-      Object raw = components[index].getAccessor().invoke(value);
-      if (raw instanceof String text && text.length() >= FRAME_FROM) {
-        return text;
-      }
-      return raw instanceof byte[] bytes && bytes.length >= FRAME_FROM ? bytes : null;
-    }
-
-    /** A copy of {@code value} with the bulk component null: the JSON part of the frame. */
-    Object without(Object value) throws ReflectiveOperationException {
-      Object[] args = new Object[components.length];
-      for (int i = 0; i < components.length; i++) {
-        args[i] = i == index ? null : components[i].getAccessor().invoke(value);
-      }
-      return canonical.newInstance(args);
-    }
   }
 }

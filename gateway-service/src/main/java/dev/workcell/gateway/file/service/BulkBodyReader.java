@@ -8,11 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workcell.contracts.Bulk;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.messaging.BulkField;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Reads a JSON request body whose {@link Bulk} text (a file's content, up to 2 MB) comes out as
@@ -27,17 +26,6 @@ public class BulkBodyReader {
   /** The body's record with its bulk text taken out, and that text as UTF-8 (null when absent or null). */
   public record BulkBody<T>(T value, byte[] text) {}
 
-  private static final ClassValue<String> BULK_FIELD = new ClassValue<>() {
-    @Override
-    protected String computeValue(Class<?> type) {
-      RecordComponent[] components = type.getRecordComponents();
-      return Arrays.stream(components == null ? new RecordComponent[0] : components)
-          .filter(component -> component.isAnnotationPresent(Bulk.class) && component.getType() == String.class)
-          .map(RecordComponent::getName).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException(type + " has no @Bulk String component"));
-    }
-  };
-
   private final ObjectMapper mapper;
 
   public BulkBodyReader(ObjectMapper mapper) {
@@ -46,7 +34,8 @@ public class BulkBodyReader {
 
   /** The body as {@code type}, or null for an empty body or JSON {@code null}. */
   public <T> BulkBody<T> read(byte[] body, Class<T> type) {
-    String field = BULK_FIELD.get(type);
+    String field = BulkField.of(type).filter(BulkField::text).map(BulkField::name)
+        .orElseThrow(() -> new IllegalArgumentException(type + " has no @Bulk String component"));
     try (JsonParser parser = mapper.createParser(body == null ? new byte[0] : body)) {
       JsonToken first = parser.nextToken();
       if (first == null || first == JsonToken.VALUE_NULL) {

@@ -9,6 +9,17 @@ wt_count() { # wt_count PASSED FAILED SKIPPED
   WT_PASSED=$((WT_PASSED + $1)) WT_FAILED=$((WT_FAILED + $2)) WT_SKIPPED=$((WT_SKIPPED + $3))
 }
 
+# wt_timed LABEL CMD... — runs a set of checks and notes how long it took (printed at the end: where CI time goes).
+WT_TIMES=()
+wt_timed() {
+  local label=$1 start=$SECONDS rc=0
+  shift
+  "$@" || rc=$?
+  WT_TIMES+=("$label $((SECONDS - start)) s")
+  return $rc
+}
+wt_print_times() { ((${#WT_TIMES[@]})) && wc_info "time taken: $(IFS=';'; printf '%s' "${WT_TIMES[*]}" | sed 's/;/, /g')"; return 0; }
+
 # wt_check NAME CMD... — one stack check: runs CMD, records pass or fail.
 # A step that copies its output to stderr must open /dev/stderr with tee -a: it is this log, and a plain
 # open truncates it (every earlier line of the run was lost that way).
@@ -113,23 +124,23 @@ wt_stack_tests() {
   wt_check "a task created at the gateway is queued, taken by agent-runner and streamed live to its end" \
     wt_task_streams_to_done "$url" "$token"
   # Early, on a fresh stack: it needs task sandboxes under the global cap, and deletes its tasks at the end.
-  wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
-  wt_work_api_checks "$url" "$token" "${stack[@]}"
-  wt_admin_checks "$url" "$token" "${stack[@]}"
+  wt_timed overload wt_overload_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed work-api wt_work_api_checks "$url" "$token" "${stack[@]}"
+  wt_timed admin wt_admin_checks "$url" "$token" "${stack[@]}"
   # An admin of its own: its two task sandboxes count against the per-owner runtime limit (2).
-  wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" "$WC_STATE/stack-test/secrets/preview-key"
-  wt_disk_checks "$url" "$token"
-  wt_mirror_checks "$url" "$token" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed preview wt_preview_checks "$url" "$("${stack[@]}" token --user preview-check --role admin 2>/dev/null)" "$WC_STATE/stack-test/secrets/preview-key"
+  wt_timed disks wt_disk_checks "$url" "$token"
+  wt_timed mirror wt_mirror_checks "$url" "$token" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
   WC_SECRETS=$WC_STATE/stack-test/secrets WC_KEYS=$WC_STATE/stack-test/keys \
-    wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
-  wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
-  wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
-  wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
+    wt_timed open-terminal wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
+  wt_timed terminal wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed direct-connection wt_direct_connection_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed routes wt_agent_route_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
   # These restart sandbox-service and agent-runner with the fixture model, a global cap of 2 and a 2 s command timeout.
-  wt_lifecycle_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed lifecycle wt_lifecycle_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   # Last before the restart checks: it restarts task-service and agent-runner with a fixture model.
-  wt_runner_crash_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
-  wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed runner-crash wt_runner_crash_checks "$url" "$token" "$WC_STATE/stack-test" "${stack[@]}"
+  wt_timed supervision wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   wt_check "env prints the three exports scripts rely on" \
     bash -c '"$@" env | grep -c -E "^export WORKCELL_(URL|ADMIN_TOKEN|TERMINAL_SERVER_KEY)=." | grep -qx 3' _ "${stack[@]}"
   pids_before=$(cat "$WC_STATE"/stack-test/run/*.pid 2>/dev/null | sort | tr '\n' ' ')
@@ -254,15 +265,17 @@ run_all_tests() {
   ensure_sandbox_firewall
   ensure_sandbox_disk_root
   ensure_sandbox_image
+  WT_TIMES+=("real parts $((SECONDS - start)) s")
   wc_say "[test 2/5] celld (go test)"
-  wt_go_tests
+  wt_timed "celld (go test)" wt_go_tests
   wc_say "[test 3/5] Java modules (mvn verify)"
-  wt_maven_tests
+  wt_timed "mvn verify" wt_maven_tests
   wc_say "[test 4/5] the launcher end to end"
-  wt_stack_tests
+  wt_timed "launcher end to end, all" wt_stack_tests
   wc_say "[test 5/5] the compose stack, both engine-access variants"
-  wt_compose_checks
+  wt_timed compose wt_compose_checks
   wc_say "tests finished in $((SECONDS - start)) s"
+  wt_print_times
   local f
   for f in "${WT_FAILURES[@]}"; do wc_err "$f"; done
   printf '%d passed, %d failed, %d skipped\n' "$WT_PASSED" "$WT_FAILED" "$WT_SKIPPED"

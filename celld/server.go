@@ -256,6 +256,8 @@ func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError)
 		return bindArgs(body, new(fileops.WriteArgs), func(_ context.Context, a *fileops.WriteArgs) (any, error) { return s.files.Write(a) })
 	case "write_bytes":
 		return bindArgs(body, new(fileops.WriteBytesArgs), func(_ context.Context, a *fileops.WriteBytesArgs) (any, error) { return s.files.WriteBytes(a) })
+	case "write_part":
+		return bindArgs(body, new(fileops.WritePartArgs), func(_ context.Context, a *fileops.WritePartArgs) (any, error) { return s.files.WritePart(a) })
 	case "mkdir":
 		return bindArgs(body, new(fileops.MkdirArgs), func(_ context.Context, a *fileops.MkdirArgs) (any, error) { return s.files.Mkdir(a.Path, a.Parents) })
 	case "delete":

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The mirror on a real stack (docs/mirror.md, decision 0021): the stack's S3 server is up, a file
-# written through the Work API and one written in an Open Terminal home reach the bucket, and from
-# inside a sandbox the S3 endpoint cannot be reached and its credentials are nowhere.
+# written through the Work API and one written in an Open Terminal home reach the bucket, from
+# inside a sandbox the S3 endpoint cannot be reached and its credentials are nowhere, and deleted
+# files (text, binary, 20 MB) come back byte for byte through bin/workcell restore.
 # Sourced after bin/lib/test.sh; defines functions only.
 #
 #   wt_mirror_checks URL TOKEN KEY STATE STACK...
@@ -20,6 +21,10 @@ wt_mirror_checks() {
     wt_mirror_sandbox_isolated "$url" "$key" "$state" "$s3" "$user"
   wt_check "mirror: a deleted home file moves under .deleted/<date>/ and bin/workcell restore brings it back" \
     wt_mirror_restore "$url" "$key" "$state" "$s3" "$user" "$@"
+  wt_check "mirror: a deleted binary file and a 20 MB file in a home come back identical (sha256, mode) through bin/workcell restore" \
+    wt_mirror_restore_large_home "$url" "$key" "$state" "$s3" "$user" "$@"
+  wt_check "mirror: a deleted binary file and a 20 MB file in a workspace come back identical (sha256) through bin/workcell restore" \
+    wt_mirror_restore_large_task "$url" "$token" "$state" "$s3" "$@"
   wt_check "mirror: bin/workcell mirror reports objects" \
     bash -c '"$@" mirror | tee -a /dev/stderr | grep -qE "^objects +[1-9]"' _ "$@"
 }
@@ -79,7 +84,7 @@ wt_mirror_restore() {
 # Probes the S3 port on the sandbox's loopback, the host's addresses and the sandbox network's
 # gateway; greps the sandbox's environment and writable folders for the access and secret keys.
 wt_mirror_sandbox_isolated() {
-  local url=$1 key=$2 state=$3 s3=$4 user=$5 port=${4##*:} targets=() script body out ip
+  local url=$1 key=$2 state=$3 s3=$4 user=$5 port=${4##*:} targets=() script out ip
   curl -s -o /dev/null "$s3/" || { echo "control: the S3 port is not open from the host"; return 1; }
   targets=("127.0.0.1:$port")
   for ip in $(hostname -I); do targets+=("$ip:$port"); done
@@ -91,11 +96,89 @@ for s in '"$(cat "$state/secrets/s3-access-key") $(cat "$state/secrets/s3-secret
   env | grep -qF -- "$s" && echo "secret in env"
   grep -rlsF -- "$s" /home /workspace /etc /tmp /run /opt /var /usr/local 2>/dev/null | sed "s/^/secret in /"
 done; echo done'
-  body=$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$script")
-  out=$(curl -sf --max-time 120 -X POST -H "Authorization: Bearer $key" -H "X-User-Id: $user" -H 'Content-Type: application/json' \
-    --data-binary "$body" "$url/api/open-terminal/execute?wait=60" |
-    python3 -c 'import json, sys; print("".join(e.get("data", "") for e in json.load(sys.stdin).get("output", [])).replace("\r", ""))') || return 1
+  out=$(wt_mirror_exec "$url" "$key" "$user" "$script") || return 1
   printf '      from a sandbox: %s\n' "$(tr '\n' ' ' <<<"$out")" >&2
   grep -qx done <<<"$out" || return 1
   ! grep -q '^open \|^secret in' <<<"$out"
+}
+
+# wt_mirror_exec URL KEY USER SCRIPT — runs SCRIPT in USER's home sandbox (up to 60 s), prints its output.
+wt_mirror_exec() {
+  local body
+  body=$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$4")
+  curl -sf --max-time 120 -X POST -H "Authorization: Bearer $2" -H "X-User-Id: $3" -H 'Content-Type: application/json' \
+    --data-binary "$body" "$1/api/open-terminal/execute?wait=60" |
+    python3 -c 'import json, sys; print("".join(e.get("data", "") for e in json.load(sys.stdin).get("output", [])).replace("\r", ""))'
+}
+
+# wt_mirror_await_sha STATE S3 KEY SHA256 — up to 60 s for the object to exist with that content.
+wt_mirror_await_sha() {
+  local i start=$SECONDS
+  for ((i = 0; i < 120; i++)); do
+    if [[ $(wt_mirror_object "$1" "$2" "$3" 2>/dev/null | sha256sum | cut -d' ' -f1) == "$4" ]]; then
+      printf '      %s in the bucket after %d s\n' "$3" "$((SECONDS - start))" >&2
+      return 0
+    fi
+    sleep 0.5
+  done
+  printf '      %s not in the bucket (sha256 %s) after 60 s\n' "$3" "$4" >&2
+  return 1
+}
+
+# Writes a binary file (mode 0750) and a 20 MB file in a home, deletes them once mirrored, restores
+# them from .deleted/<today>/ and compares sha256 and mode; no part file may remain.
+wt_mirror_restore_large_home() {
+  local url=$1 key=$2 state=$3 s3=$4 user=$5 home day before after f
+  shift 5
+  home=$(printf '%s' "$user" | sha256sum | cut -d' ' -f1)
+  day=$(date -u +%F)
+  before=$(wt_mirror_exec "$url" "$key" "$user" 'cd /home/user && mkdir -p big && head -c 20000000 /dev/urandom > big/20mb.bin &&
+printf "\0\377\376binary\r\n\200" > big/small.bin && head -c 3000 /dev/urandom >> big/small.bin && chmod 750 big/small.bin &&
+cd big && sha256sum 20mb.bin small.bin && stat -c "%a %n" small.bin') || return 1
+  printf '      before: %s\n' "$(tr '\n' ' ' <<<"$before")" >&2
+  for f in 20mb.bin small.bin; do
+    wt_mirror_await_sha "$state" "$s3" "homes/$home/big/$f" "$(awk -v f="$f" 'length($1) == 64 && $2 == f {print $1}' <<<"$before")" || return 1
+  done
+  wt_mirror_exec "$url" "$key" "$user" 'rm -r /home/user/big' >/dev/null || return 1
+  for f in 20mb.bin small.bin; do
+    wt_mirror_await_sha "$state" "$s3" ".deleted/$day/homes/$home/big/$f" "$(awk -v f="$f" 'length($1) == 64 && $2 == f {print $1}' <<<"$before")" || return 1
+  done
+  "$@" restore --home "$user" --deleted-on "$day" --path big/ >&2 || return 1
+  after=$(wt_mirror_exec "$url" "$key" "$user" 'cd /home/user/big && sha256sum 20mb.bin small.bin && stat -c "%a %n" small.bin && ls -1A') || return 1
+  printf '      after: %s\n' "$(tr '\n' ' ' <<<"$after")" >&2
+  [[ $after == "$before"$'\n'"20mb.bin"$'\n'"small.bin" ]]
+}
+
+# The same in a task's workspace, whose files the check writes and deletes on the host's disk (the
+# Work API has no command): a sandbox's writes as far as the mirror can tell.
+wt_mirror_restore_large_task() {
+  local url=$1 token=$2 state=$3 s3=$4 created task day data f sum
+  shift 4
+  created=$(curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    -d '{"message":"nothing","provider":"ollama","model":"qwen3:8b"}' "$url/api/work/tasks") || return 1
+  task=$(wt_json task.id <<<"$created")
+  curl -sf -X PUT -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    -d '{"path":"keep.txt","content":"the sandbox exists\n","createParents":true}' "$url/api/work/tasks/$task/file" >/dev/null || return 1
+  data=$(sd_root)/stack-${WORKCELL_TEST_PORT_BASE:-9480}/workcell-ws-$task/mnt/data
+  [[ -d $data ]] || { echo "no workspace disk at $data"; return 1; }
+  mkdir -p "$data/big"
+  head -c 20000000 /dev/urandom >"$data/big/20mb.bin"
+  head -c 4096 /dev/urandom >"$data/big/small.bin"
+  declare -A sums
+  for f in 20mb.bin small.bin; do
+    sums[$f]=$(sha256sum <"$data/big/$f" | cut -d' ' -f1)
+    wt_mirror_await_sha "$state" "$s3" "tasks/$task/big/$f" "${sums[$f]}" || return 1
+  done
+  rm -r "$data/big"
+  day=$(date -u +%F)
+  for f in 20mb.bin small.bin; do
+    wt_mirror_await_sha "$state" "$s3" ".deleted/$day/tasks/$task/big/$f" "${sums[$f]}" || return 1
+  done
+  "$@" restore --task "$task" --deleted-on "$day" --path big/ >&2 || return 1
+  for f in 20mb.bin small.bin; do
+    sum=$(sha256sum <"$data/big/$f" | cut -d' ' -f1)
+    printf '      %s restored: %s (was %s)\n' "$f" "$sum" "${sums[$f]}" >&2
+    [[ $sum == "${sums[$f]}" ]] || return 1
+  done
+  [[ $(ls -A "$data/big" | tr '\n' ' ') == "20mb.bin small.bin " ]]
 }

@@ -77,61 +77,82 @@ func (s *Files) WriteBytes(req *WriteBytesArgs) (any, error) {
 	if perr != nil {
 		return nil, perr
 	}
-	if req.Data == nil {
+	data, err := decodeData(req.Data)
+	if err != nil {
+		return nil, err
+	}
+	return s.writeFile(p, &req.WriteTarget, data)
+}
+
+// decodeData decodes a request's base64 data of at most MaxFileBytes bytes.
+func decodeData(b64 *string) ([]byte, error) {
+	if b64 == nil {
 		return nil, wire.Errf(wire.CodeInvalidArgument, "data is required")
 	}
-	if base64.StdEncoding.DecodedLen(len(*req.Data)) > MaxFileBytes+2 {
+	if base64.StdEncoding.DecodedLen(len(*b64)) > MaxFileBytes+2 {
 		return nil, wire.Errf(wire.CodeFileTooLarge, "data exceeds %d bytes", MaxFileBytes)
 	}
-	data, err := base64.StdEncoding.DecodeString(*req.Data)
+	data, err := base64.StdEncoding.DecodeString(*b64)
 	if err != nil {
 		return nil, wire.Errf(wire.CodeInvalidArgument, "data is not valid base64: %v", err)
 	}
 	if len(data) > MaxFileBytes {
 		return nil, wire.Errf(wire.CodeFileTooLarge, "data exceeds %d bytes", MaxFileBytes)
 	}
-	return s.writeFile(p, &req.WriteTarget, data)
+	return data, nil
 }
 
 // writeFile replaces p (already clean) with data, atomically, as write and write_bytes do.
 func (s *Files) writeFile(p string, req *WriteTarget, data []byte) (any, error) {
+	pfd, name, perm, err := s.openTarget(p, req)
+	if err != nil {
+		return nil, err
+	}
+	tmp, st, err := writeTemp(pfd, data, perm)
+	if err != nil {
+		syscall.Close(pfd)
+		return nil, wire.FSError(err, p)
+	}
+	return s.replaceWith(pfd, tmp, name, p, req, &st)
+}
+
+// openTarget checks a write's target, creates its parents when asked and opens its parent folder
+// (the caller owns the fd). perm is the new file's mode: the request's, else the replaced file's, else 0644.
+func (s *Files) openTarget(p string, req *WriteTarget) (int, string, uint32, error) {
 	if req.Mode != nil && *req.Mode > 0o777 {
-		return nil, wire.Errf(wire.CodeInvalidArgument, "mode must be permission bits 0..0777")
+		return -1, "", 0, wire.Errf(wire.CodeInvalidArgument, "mode must be permission bits 0..0777")
 	}
 	if p == "." {
-		return nil, wire.Errf(wire.CodeIsADirectory, "the workspace root is a directory")
+		return -1, "", 0, wire.Errf(wire.CodeIsADirectory, "the workspace root is a directory")
 	}
 	if req.CreateParents {
 		if dir, _ := confine.SplitParent(p); dir != "." {
 			if _, err := s.mkdirAll(dir); err != nil {
-				return nil, err
+				return -1, "", 0, err
 			}
 		}
 	}
 	pfd, name, err := s.openParent(p)
 	if err != nil {
-		return nil, err
+		return -1, "", 0, err
 	}
-	parentHeld := false // handed to the after-reply work on success
-	defer func() {
-		if !parentHeld {
-			syscall.Close(pfd)
-		}
-	}()
-
 	perm := uint32(0o644)
 	if cur, exists, err := lstatTarget(pfd, name, p); err != nil {
-		return nil, err
+		syscall.Close(pfd)
+		return -1, "", 0, err
 	} else if exists {
 		perm = cur.Mode & 0o777
 	}
 	if req.Mode != nil {
 		perm = *req.Mode
 	}
-	tmp, st, err := writeTemp(pfd, data, perm)
-	if err != nil {
-		return nil, wire.FSError(err, p)
-	}
+	return pfd, name, perm, nil
+}
+
+// replaceWith renames tmp (complete and fsynced, st its stat) over name in pfd after the version
+// check; it takes over pfd (closed after the reply on success, at once on failure) and removes tmp
+// on failure.
+func (s *Files) replaceWith(pfd int, tmp, name, p string, req *WriteTarget, st *syscall.Stat_t) (any, error) {
 	// Only the version check and the rename are serialised, so a slow fsync never blocks other writes.
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -156,10 +177,10 @@ func (s *Files) writeFile(p string, req *WriteTarget, data []byte) (any, error) 
 	if err != nil {
 		closeIfOpen(replaced)
 		sys.Unlinkat(pfd, tmp, 0)
+		syscall.Close(pfd)
 		return nil, wire.FSError(err, p)
 	}
-	parentHeld = true
-	result := map[string]any{"version": versionOf(&st), "size": st.Size}
+	result := map[string]any{"version": versionOf(st), "size": st.Size}
 	// The content was fsynced before the rename, so a crash leaves the old file or the new one,
 	// never a torn one; syncing the directory (the rename's durability) needs no caller waiting.
 	return wire.AfterReply{Result: result, Then: func() {

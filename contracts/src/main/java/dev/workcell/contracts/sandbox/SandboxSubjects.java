@@ -74,6 +74,9 @@ public final class SandboxSubjects {
   /** Atomic replace with raw bytes ({@link WriteBytes} → {@link FileWritten}); uploads. */
   public static final Subject<WriteBytes, FileWritten> FILES_WRITE_BYTES =
       Subject.of(P + "files.write_bytes", WriteBytes.class, FileWritten.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
+  /** A file of any size in parts ({@link WritePart} → {@link FileWritten}); restores from the mirror. */
+  public static final Subject<WritePart, FileWritten> FILES_WRITE_PART =
+      Subject.of(P + "files.write_part", WritePart.class, FileWritten.class, ServiceName.SANDBOX, NatsUser.GATEWAY);
   /** Regular-expression or literal search with an include glob ({@link GrepFiles} → {@link GrepResult}). */
   public static final Subject<GrepFiles, GrepResult> FILES_GREP =
       Subject.of(P + "files.grep", GrepFiles.class, GrepResult.class, ServiceName.SANDBOX, NatsUser.GATEWAY);

@@ -37,6 +37,7 @@ import dev.workcell.contracts.sandbox.StartProcess;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteBytes;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.contracts.sandbox.WritePart;
 import dev.workcell.contracts.subject.Subject;
 import dev.workcell.messaging.NatsResponder;
 import io.quarkus.runtime.StartupEvent;
@@ -113,7 +114,7 @@ public class HomeSandboxFixture {
     return SEEN.stream().filter(s -> s.subject().equals(subject)).map(s -> type.cast(s.body())).toList();
   }
 
-  /** FixtureServices serves FILES_LIST/READ/WRITE for tasks too; it hands home requests here. */
+  /** FixtureServices serves FILES_LIST/READ/WRITE/WRITE_PART for tasks too; it hands home requests here. */
   public static <R> R answerHome(Subject<?, R> subject, Actor actor, Object body) {
     Object answer;
     if (subject.equals(SandboxSubjects.FILES_LIST)) {
@@ -122,6 +123,8 @@ public class HomeSandboxFixture {
       answer = read(actor, (ReadFile) body);
     } else if (subject.equals(SandboxSubjects.FILES_WRITE)) {
       answer = write(actor, (WriteFile) body);
+    } else if (subject.equals(SandboxSubjects.FILES_WRITE_PART)) {
+      answer = writePart(actor, (WritePart) body);
     } else {
       throw new WorkcellException(ErrorCode.NOT_IMPLEMENTED, subject.name());
     }
@@ -284,6 +287,21 @@ public class HomeSandboxFixture {
       throw new WorkcellException(ErrorCode.NOT_UTF8, null);
     }
     return new FileContent(body.path(), text, data.length, Integer.toString(Arrays.hashCode(data)));
+  }
+
+  /** Parts gather under their upload id (as in celld's hidden part file) until the last one. */
+  private static FileWritten writePart(Actor actor, WritePart body) {
+    home(SandboxSubjects.FILES_WRITE_PART, actor, body, body.sandbox());
+    Map<String, byte[]> files = files(body.sandbox().homeUserId());
+    String part = ".part-" + body.upload();
+    byte[] held = body.offset() == 0 ? new byte[0] : files.remove(part);
+    if (held == null || body.offset() != held.length) {
+      throw new WorkcellException(ErrorCode.CONFLICT, "offset " + body.offset());
+    }
+    byte[] now = Arrays.copyOf(held, held.length + body.data().length);
+    System.arraycopy(body.data(), 0, now, held.length, body.data().length);
+    files.put(body.last() ? check(body.path()) : part, now);
+    return new FileWritten(body.path(), body.last() ? "v" : null, now.length);
   }
 
   private static FileWritten write(Actor actor, WriteFile body) {

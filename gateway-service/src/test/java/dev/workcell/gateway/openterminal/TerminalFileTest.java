@@ -10,6 +10,7 @@ import dev.workcell.contracts.sandbox.GrepFiles;
 import dev.workcell.contracts.sandbox.RunCommand;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.contracts.sandbox.WritePart;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,31 @@ class TerminalFileTest {
     assertThat(glob.pattern()).isEqualTo("**/*.py");
     assertThat(glob.exclude()).isNull(); // excludes are applied by the gateway, by name or path as upstream
     assertThat(glob.path()).isEqualTo("src");
+  }
+
+  @Test
+  void aFileUploadedInPartsAppearsAtTheLastPartWithItsMode() {
+    byte[] first = new byte[2_000_000];
+    first[0] = (byte) 0xff;
+    String upload = "0123456789abcdef0123456789abcdef";
+    Terminal.as(U).contentType("application/octet-stream").body(first).queryParam("path", "/home/user/r/big.bin")
+        .queryParam("upload", upload).queryParam("offset", 0).queryParam("last", false)
+        .post("/files/upload/part").then().statusCode(200).body("size", equalTo(2_000_000));
+    assertThat(HomeSandboxFixture.FILES.get(U)).doesNotContainKey("r/big.bin");
+    Terminal.as(U).contentType("application/octet-stream").body(new byte[] {0, 1}).queryParam("path", "r/big.bin")
+        .queryParam("upload", upload).queryParam("offset", 2_000_000).queryParam("last", true).queryParam("mode", "0750")
+        .post("/files/upload/part").then().statusCode(200).body("path", equalTo("/home/user/r/big.bin")).body("size", equalTo(2_000_002));
+    assertThat(HomeSandboxFixture.FILES.get(U).get("r/big.bin")).hasSize(2_000_002).startsWith((byte) 0xff).endsWith((byte) 0, (byte) 1);
+    assertThat(HomeSandboxFixture.seen(SandboxSubjects.FILES_WRITE_PART, WritePart.class).get(1).mode()).isEqualTo(0750);
+
+    Terminal.as(U).contentType("application/octet-stream").body(new byte[1]).queryParam("path", "x.bin").queryParam("upload", "../etc")
+        .queryParam("offset", 0).post("/files/upload/part").then().statusCode(400).body("code", equalTo("invalid_request"));
+    Terminal.as(U).contentType("application/octet-stream").body(new byte[1]).queryParam("path", "x.bin").queryParam("upload", upload)
+        .queryParam("offset", "-1").post("/files/upload/part").then().statusCode(400).body("code", equalTo("invalid_request"));
+    Terminal.as(U).contentType("application/octet-stream").body(new byte[1]).queryParam("path", "x.bin").queryParam("upload", upload)
+        .queryParam("offset", 0).queryParam("mode", "999").post("/files/upload/part").then().statusCode(400);
+    Terminal.as(U).contentType("application/octet-stream").body(new byte[2_000_001]).queryParam("path", "x.bin")
+        .queryParam("upload", upload).queryParam("offset", 0).post("/files/upload/part").then().statusCode(413);
   }
 
   @Test

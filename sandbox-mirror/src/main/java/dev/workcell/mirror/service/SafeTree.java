@@ -63,6 +63,9 @@ final class SafeTree {
       dir.forEach(p -> names.add(p.getFileName()));
       List<Entry> entries = new ArrayList<>(names.size());
       for (Path name : names) {
+        if (celldTemporary(name.toString())) {
+          continue;
+        }
         try {
           PosixFileAttributes a = dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW).readAttributes();
           Kind kind = a.isSymbolicLink() ? Kind.LINK : a.isDirectory() ? Kind.FOLDER : a.isRegularFile() ? Kind.FILE : Kind.SPECIAL;
@@ -75,6 +78,15 @@ final class SafeTree {
     } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * celld's temporary files (a write's {@code .celld-tmp-…}, a restore's {@code .celld-part-…} until
+   * its last part renames it): never copied, so a restore in progress is not mirrored, then moved
+   * under {@code .deleted/}, as a file of the user's.
+   */
+  static boolean celldTemporary(String name) {
+    return name.startsWith(".celld-part-") || name.startsWith(".celld-tmp-");
   }
 
   /**

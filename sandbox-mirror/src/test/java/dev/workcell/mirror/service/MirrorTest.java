@@ -101,7 +101,7 @@ class MirrorTest {
   }
 
   @Test
-  void linksAndSpecialFilesAreSkippedAndAFifoDoesNotHangTheMirror() throws Exception {
+  void linksSpecialFilesAndPartFilesAreSkippedAndAFifoDoesNotHangTheMirror() throws Exception {
     Path home = volume(HOME);
     Mirror mirror = start(server.bucket(), 64 << 20);
     write(home.resolve("inside.txt"), "inside");
@@ -111,6 +111,7 @@ class MirrorTest {
     Process fifo = new ProcessBuilder("mkfifo", home.resolve("pipe").toString()).start();
     assertThat(fifo.waitFor()).isZero();
     write(home.resolve("after.txt"), "written after the fifo");
+    write(home.resolve(".celld-part-0123456789abcdef"), "half a restore"); // celld's, not the user's
 
     awaitObject(HOME_PREFIX + "after.txt", "written after the fifo");
     await(mirror::quiet, "the mirror to settle");

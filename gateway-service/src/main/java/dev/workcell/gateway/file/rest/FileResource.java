@@ -14,6 +14,7 @@ import dev.workcell.gateway.auth.service.CallerRequests;
 import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.file.service.BulkBodyReader;
 import dev.workcell.gateway.file.service.BulkBodyReader.BulkBody;
+import dev.workcell.gateway.file.service.FilePart;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.task.service.TaskSandboxes;
 import io.quarkus.security.Authenticated;
@@ -101,5 +102,19 @@ public class FileResource {
     return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_WRITE,
         new BulkMessage<>(new WriteFile(owned.ref(), file, null, request.expectedVersion(), parents), read.text()),
         SANDBOX_DEADLINE));
+  }
+
+  @PUT
+  @Path("/file/part")
+  @Consumes(MediaType.APPLICATION_OCTET_STREAM)
+  @Operation(operationId = "saveWorkspaceFilePart", summary = "Save a file of any size, text or not, in parts of at most "
+      + "2,000,000 bytes sent in order under one upload id; the last part puts the whole file in place at once")
+  public Uni<FileWritten> savePart(@PathParam("taskId") String taskId, @QueryParam("path") String path,
+      @QueryParam("upload") String upload, @QueryParam("offset") String offset, @QueryParam("last") String last,
+      @QueryParam("mode") String mode, byte[] body) {
+    String file = Inputs.workspacePath(path, true);
+    FilePart part = FilePart.of(upload, offset, last, mode, body);
+    return sandboxes.ofCaller(Inputs.id(taskId)).chain(owned -> caller.as(owned.actor(), SandboxSubjects.FILES_WRITE_PART,
+        part.to(owned.ref(), file), SANDBOX_DEADLINE));
   }
 }

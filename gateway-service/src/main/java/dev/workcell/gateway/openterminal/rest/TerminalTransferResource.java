@@ -17,6 +17,7 @@ import dev.workcell.contracts.sandbox.MoveFile;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteBytes;
+import dev.workcell.gateway.file.service.FilePart;
 import dev.workcell.gateway.problem.Inputs;
 import dev.workcell.gateway.openterminal.config.TerminalSettings;
 import dev.workcell.gateway.openterminal.rest.TerminalRequests.ArchiveRequest;
@@ -114,6 +115,28 @@ public class TerminalTransferResource {
       throw new UncheckedIOException(e);
     }
     return sandbox.ask(SandboxSubjects.FILES_WRITE_BYTES, new WriteBytes(caller.sandbox(), target, data, null, true)).map(written -> new Uploaded(HomePaths.present(target), data.length));
+  }
+
+  /**
+   * Not in upstream Open Terminal: a file of any size, text or not, in parts of at most 2,000,000
+   * bytes under one upload id (restores from the mirror); the last part puts it in place at once.
+   * {@code path} as the other endpoints' (relative to the home, or absolute beneath it).
+   */
+  @POST
+  @Path("/files/upload/part")
+  @Consumes(MediaType.APPLICATION_OCTET_STREAM)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Uni<FileWritten> uploadPart(@QueryParam("path") String path, @QueryParam("upload") String upload,
+      @QueryParam("offset") String offset, @QueryParam("last") String last, @QueryParam("mode") String mode, byte[] body,
+      @HeaderParam(USER) String user, @HeaderParam(SESSION) String session) {
+    TerminalCaller caller = TerminalCaller.of(user, session);
+    String target = HomePaths.resolve(QueryValues.required("path", path), "");
+    if (target.isEmpty()) {
+      throw new WorkcellException(ErrorCode.INVALID_PATH, "The home directory itself cannot be replaced");
+    }
+    FilePart part = FilePart.of(upload, offset, last, mode, body);
+    return sandbox.ask(SandboxSubjects.FILES_WRITE_PART, part.to(caller.sandbox(), target))
+        .map(written -> new FileWritten(HomePaths.present(target), written.version(), written.size()));
   }
 
   @POST

@@ -113,6 +113,24 @@ class WorkApiGuardTest {
   }
 
   @Test
+  void aFilePartGoesToTheOwnersSandboxOnlyAndABadOneIsA400Problem() {
+    TaskView alices = FixtureServices.seedTask(ALICE);
+    String url = "/api/work/tasks/" + alices.id() + "/file/part";
+    given().auth().oauth2(token(BOB)).contentType("application/octet-stream").body(new byte[] {1, 2}).queryParam("path", "a.bin")
+        .queryParam("upload", "0123456789abcdef").queryParam("offset", 0).queryParam("last", true)
+        .when().put(url).then().statusCode(404).body("code", equalTo("not_found"));
+    given().auth().oauth2(token(ALICE)).contentType("application/octet-stream").body(new byte[] {1, 2}).queryParam("path", "a.bin")
+        .queryParam("upload", "0123456789abcdef").queryParam("offset", 5).queryParam("last", true)
+        .when().put(url).then().statusCode(200).body("size", equalTo(7)).body("version", equalTo("v"));
+    given().auth().oauth2(token(ALICE)).contentType("application/octet-stream").body(new byte[] {1}).queryParam("path", "a.bin")
+        .queryParam("upload", "0123456789ABCDEF").queryParam("offset", 0)
+        .when().put(url).then().statusCode(400).contentType("application/problem+json").body("code", equalTo("invalid_request"));
+    given().auth().oauth2(token(ALICE)).contentType("application/octet-stream").body(new byte[] {1}).queryParam("path", "../a.bin")
+        .queryParam("upload", "0123456789abcdef").queryParam("offset", 0)
+        .when().put(url).then().statusCode(400).contentType("application/problem+json");
+  }
+
+  @Test
   void aMessageOneCharacterOverTheLimitIsRefusedWithItsCode() {
     TaskView task = FixtureServices.seedTask(ALICE);
     String tooLong = "x".repeat(65_537);

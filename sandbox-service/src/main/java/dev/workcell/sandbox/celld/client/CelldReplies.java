@@ -57,6 +57,11 @@ public final class CelldReplies {
     return new FileWritten(path, text(result, "version", VERSION_MAX_CHARS), number(result, "size", 0, Limits.FILE_MAX_BYTES));
   }
 
+  /** A part written (version null until the last part; a file in parts may exceed one message). */
+  public static FileWritten partWritten(String path, boolean last, JsonNode result) {
+    return new FileWritten(path, last ? text(result, "version", VERSION_MAX_CHARS) : null, number(result, "size", 0, Long.MAX_VALUE));
+  }
+
   public static boolean flag(JsonNode result, String field) {
     return bool(result, field);
   }

@@ -77,6 +77,19 @@ public sealed interface CelldRequest {
     }
   }
 
+  /**
+   * One part of a file written in parts (celld's {@code write_part}): into the hidden part file
+   * named by {@code upload}; the {@code last} renames it over {@code path}. {@code mode} null: the
+   * replaced file's, else 0644. Holds the caller's array, as {@link WriteBytes}.
+   */
+  record WritePart(String path, String upload, long offset, byte[] data, boolean last, boolean createParents, Integer mode)
+      implements CelldRequest {
+    @Override
+    public String op() {
+      return "write_part";
+    }
+  }
+
   record Mkdir(String path, boolean parents) implements CelldRequest {
     @Override
     public String op() {

@@ -79,6 +79,11 @@ public class FileHandlers {
       return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * size, () ->
           files.writeBytes(ref, r.body().path(), r.body().data(), r.body().expectedVersion(), r.body().createParents()));
     });
+    responder.serve(SandboxSubjects.FILES_WRITE_PART, r -> {
+      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
+      long size = r.body().data() == null ? 0 : r.body().data().length;
+      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * size, () -> files.writePart(ref, r.body()));
+    });
     responder.serve(SandboxSubjects.FILES_GREP, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());
       return search.grep(r.body());

@@ -12,6 +12,7 @@ import dev.workcell.contracts.sandbox.FileList;
 import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchResult;
+import dev.workcell.contracts.sandbox.WritePart;
 import dev.workcell.messaging.budget.Utf8;
 import dev.workcell.sandbox.celld.client.CelldReplies;
 import dev.workcell.sandbox.celld.client.CelldRequest;
@@ -22,6 +23,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.regex.Pattern;
 
 /**
  * Workspace file operations, each one celld request in the sandbox's running celld. No thread waits
@@ -34,6 +36,7 @@ public class WorkspaceFiles {
   private static final Duration SEARCH_TIMEOUT = Duration.ofSeconds(60);
   private static final int QUERY_MAX_CHARS = 1_000;
   private static final int VERSION_MAX_CHARS = 128;
+  private static final Pattern UPLOAD_ID = Pattern.compile("[0-9a-f]{16,64}");
 
   private final SandboxLifecycle lifecycle;
   private final int maxOutputChars;
@@ -108,6 +111,32 @@ public class WorkspaceFiles {
     // The bytes go into the frame as base64 directly (no base64 string in between).
     return call(ref, new CelldRequest.WriteBytes(entry, data, createParents, expectedVersion), FILE_TIMEOUT)
         .map(result -> CelldReplies.written(entry, result));
+  }
+
+  /**
+   * One part of a file written in parts ({@link WritePart}): at most 2,000,000 bytes, so a file of
+   * any size passes through in bounded memory; celld keeps the parts in a hidden file until the last.
+   */
+  public Uni<FileWritten> writePart(SandboxRef ref, WritePart part) {
+    String entry = WorkspacePath.entry(part.path());
+    if (part.upload() == null || !UPLOAD_ID.matcher(part.upload()).matches()) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "upload must be 16..64 lowercase hex digits");
+    }
+    if (part.offset() < 0) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "offset must be ≥ 0");
+    }
+    if (part.data() == null) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "data is required");
+    }
+    if (part.data().length > Limits.FILE_MAX_BYTES) {
+      throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "a part holds at most " + Limits.FILE_MAX_BYTES + " bytes");
+    }
+    if (part.mode() != null && (part.mode() < 0 || part.mode() > 0777)) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "mode must be permission bits 0..0777");
+    }
+    CelldRequest request = new CelldRequest.WritePart(entry, part.upload(), part.offset(), part.data(), part.last(),
+        part.createParents(), part.mode());
+    return call(ref, request, FILE_TIMEOUT).map(result -> CelldReplies.partWritten(entry, part.last(), result));
   }
 
   public Uni<FileChanged> delete(SandboxRef ref, String path, boolean recursive) {

@@ -46,6 +46,12 @@ class CelldRequestWireTest {
             "{\"path\":\"b.bin\",\"data\":\"++//AGEKgA==\",\"createParents\":true,\"id\":1,\"op\":\"write_bytes\"}"),
         new Case(new CelldRequest.WriteBytes("b.bin", BINARY, false, "v2"),
             "{\"path\":\"b.bin\",\"data\":\"++//AGEKgA==\",\"createParents\":false,\"expectedVersion\":\"v2\",\"id\":1,\"op\":\"write_bytes\"}"),
+        new Case(new CelldRequest.WritePart("r/b.bin", "0123456789abcdef", 2_000_000, BINARY, false, true, null),
+            "{\"path\":\"r/b.bin\",\"upload\":\"0123456789abcdef\",\"offset\":2000000,\"data\":\"++//AGEKgA==\",\"last\":false,"
+            + "\"createParents\":true,\"id\":1,\"op\":\"write_part\"}"),
+        new Case(new CelldRequest.WritePart("r/b.bin", "0123456789abcdef", 0, BINARY, true, false, 0755),
+            "{\"path\":\"r/b.bin\",\"upload\":\"0123456789abcdef\",\"offset\":0,\"data\":\"++//AGEKgA==\",\"last\":true,"
+            + "\"createParents\":false,\"mode\":493,\"id\":1,\"op\":\"write_part\"}"),
         new Case(new CelldRequest.Mkdir("d/e", true), "{\"path\":\"d/e\",\"parents\":true,\"id\":1,\"op\":\"mkdir\"}"),
         new Case(new CelldRequest.Delete("d", false), "{\"path\":\"d\",\"recursive\":false,\"id\":1,\"op\":\"delete\"}"),
         new Case(new CelldRequest.Move("a.txt", "b.txt"), "{\"from\":\"a.txt\",\"to\":\"b.txt\",\"id\":1,\"op\":\"move\"}"),

@@ -21,6 +21,7 @@ import dev.workcell.contracts.sandbox.SearchHit;
 import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.contracts.sandbox.WriteBytes;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.contracts.sandbox.WritePart;
 import dev.workcell.sandbox.testing.SandboxClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -65,6 +66,42 @@ class FileSearchAndBytesTest {
         new WriteBytes(ref, "bin/all.bin", new byte[1], written.version() + "x", false)).code()).isEqualTo(ErrorCode.CONFLICT);
     assertThat(sandboxes.failure(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "bin/all.bin", -1L, null)).code())
         .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void aLargeBinaryFileWrittenInPartsAppearsWholeAtTheLastPart() {
+    byte[] data = new byte[5 * 1_000_000 + 123];
+    new java.util.Random(22).nextBytes(data);
+    String upload = "00112233445566778899aabbccddeeff";
+    int part = 1_000_000;
+    for (int off = 0; off < data.length; off += part) {
+      boolean last = off + part >= data.length;
+      byte[] bytes = Arrays.copyOfRange(data, off, Math.min(off + part, data.length));
+      FileWritten written = sandboxes.call(SandboxSubjects.FILES_WRITE_PART,
+          new WritePart(ref, "restored/big.bin", upload, off, bytes, last, true, last ? 0600 : null));
+      assertThat(written.size()).isEqualTo(off + bytes.length);
+      if (!last) {
+        assertThat(written.version()).isNull();
+        assertThat(sandboxes.failure(SandboxSubjects.FILES_READ_BYTES, new ReadBytes(ref, "restored/big.bin", 0L, 1)).code())
+            .as("no half-written file under its name").isEqualTo(ErrorCode.NOT_FOUND);
+      }
+    }
+    CommandResult check = sandboxes.call(SandboxSubjects.EXEC,
+        new RunCommand(ref, "sha256sum < restored/big.bin | cut -c1-64; stat -c %a restored/big.bin; ls -A restored", 10));
+    assertThat(check.stdout()).isEqualTo(sha256(data) + "\n600\nbig.bin\n");
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_WRITE_PART,
+        new WritePart(ref, "restored/big.bin", upload, 5, new byte[1], true, false, null)).code())
+        .as("the part file is gone after the rename").isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_WRITE_PART,
+        new WritePart(ref, "restored/x.bin", "../x", 0, new byte[1], true, false, null)).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  private static String sha256(byte[] data) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(data));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

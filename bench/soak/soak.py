@@ -47,6 +47,8 @@ SERVICES = ["gateway-service", "task-service", "agent-runner-service", "sandbox-
 SMALL = 4 * 1024
 BIG = 1_000_000  # "about 1 MB": under the Work API's 2,000,000-byte file limit
 FAULT_WINDOW = 60.0  # seconds after a kill in which 503 problems are the documented answer
+HUNG_AFTER = 5.0  # an answer later than this after the kill (or its own start) is a hang, not a prompt retryable error
+STREAMS = {"run event stream (whole run)"}  # long by nature: not counted as hangs
 RSS_GOAL = 0.10
 
 
@@ -62,6 +64,7 @@ class Stats:
         self.fault_at = None
         self.ready = set()  # users that finished a first round: the warm-up starts when all have
         self.events = 0
+        self.after_fault = []  # (op, start, end, status, code), seconds relative to the kill, for answers after it
 
     def mark_ready(self, user):
         with self.lock:
@@ -76,7 +79,10 @@ class Stats:
                 code = None
         key = "%s %s" % (status if status is not None else "no-answer", code or "")
         with self.lock:
-            in_fault = self.fault_at is not None and 0 <= time.monotonic() - self.fault_at <= FAULT_WINDOW
+            now = time.monotonic()
+            in_fault = self.fault_at is not None and 0 <= now - self.fault_at <= FAULT_WINDOW
+            if self.fault_at is not None and now >= self.fault_at and op not in STREAMS:
+                self.after_fault.append((op, round(now - took - self.fault_at, 3), round(now - self.fault_at, 3), status, code))
             by_op = self.answers.setdefault(op, {})
             by_op[key.strip()] = by_op.get(key.strip(), 0) + 1
             documented = in_fault and status == 503 and code is not None
@@ -309,6 +315,41 @@ def websocket_user(url, key, stats, stop, rounds):
 
 # --- report ---------------------------------------------------------------------------------------
 
+def wait_ready(url, service, since, out):
+    """Seconds from the kill until the killed service's /q/health/ready answers 200 again (its launcher port)."""
+    port = int(urllib.parse.urlparse(url).port or 80) + SERVICES.index(service)
+    while time.monotonic() - since < 300:
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/q/health/ready" % port, timeout=2) as r:
+                if r.status == 200:
+                    out["ready_seconds"] = round(time.monotonic() - since, 2)
+                    return
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.25)
+
+
+def fault_summary(after_fault):
+    """In-flight requests at the kill and requests sent in the fault window: how soon each was answered."""
+    in_flight = [a for a in after_fault if a[1] < 0]
+    sent_after = [a for a in after_fault if 0 <= a[1] <= FAULT_WINDOW]
+    waited = [a for a in in_flight if a[2] > HUNG_AFTER] + [a for a in sent_after if a[2] - a[1] > HUNG_AFTER]
+    # A failure (or no answer) after a long wait is a hang; a success that took long was served slowly.
+    hung = [a for a in waited if not (isinstance(a[3], int) and a[3] < 400)]
+    slow = [a for a in waited if isinstance(a[3], int) and a[3] < 400]
+    by_answer = {}
+    for op, start, end, status, code in in_flight:
+        key = "%s %s" % (status if status is not None else "no-answer", code or "")
+        by_answer[key.strip()] = by_answer.get(key.strip(), 0) + 1
+    return {"in_flight": len(in_flight), "in_flight_answers": by_answer,
+            "in_flight_max_seconds_after_kill": round(max((a[2] for a in in_flight), default=0), 2),
+            "sent_in_window": len(sent_after),
+            "sent_in_window_max_seconds": round(max((a[2] - a[1] for a in sent_after), default=0), 2),
+            "slow_successes": len(slow), "slow_examples": ["%s %.1f s" % (a[0], a[2] - max(a[1], 0)) for a in slow[:5]],
+            "hung": len(hung), "hung_examples": ["%s %s %s %.1f s" % (a[0], a[3], a[4] or "", a[2] - max(a[1], 0))
+                                                 for a in hung[:5]]}
+
+
 def snapshot(run_dir, folder, label, histogram):
     """What each JVM holds (heap, native memory, classes): bench/soak/snapshot.sh."""
     subprocess.run([os.path.join(HERE, "snapshot.sh"), run_dir, folder, label] + SERVICES,
@@ -341,6 +382,17 @@ def summary(report):
                  r["throughput_per_second"], r["answers_total"], ", ".join("%s: %d" % kv for kv in sorted(r["by_status"].items())),
                  "%d (%s)" % (len(r["failures"]), "; ".join(r["failures"][:5])) if r["failures"] else "none",
                  r["run_events"]), "",
+             ] + (["Fault: %s killed at %.0f s, ready again after %s s. In flight at the kill: %d (%s), the last answered "
+                   "%.1f s after the kill; sent in the %d s after it: %d, the slowest answered in %.1f s; hung (a failure or "
+                   "no answer more than %.0f s after the kill or the request): %d%s; successes that took longer: %d%s." % (
+                       r["kill"]["service"], r["kill"]["at_seconds"], r["kill"].get("ready_seconds", "no"),
+                       r["kill"]["in_flight"], ", ".join("%s: %d" % kv for kv in sorted(r["kill"]["in_flight_answers"].items())),
+                       r["kill"]["in_flight_max_seconds_after_kill"], FAULT_WINDOW, r["kill"]["sent_in_window"],
+                       r["kill"]["sent_in_window_max_seconds"], HUNG_AFTER, r["kill"]["hung"],
+                       " (%s)" % "; ".join(r["kill"]["hung_examples"]) if r["kill"]["hung"] else "",
+                       r["kill"]["slow_successes"],
+                       " (%s)" % "; ".join(r["kill"]["slow_examples"]) if r["kill"]["slow_successes"] else ""), ""]
+                  if r["kill"] and "in_flight" in r["kill"] else []) + [
              "| operation | count | per s | p50 (ms) | p99 (ms) | other answers |", "|---|---:|---:|---:|---:|---|"]
     for op, o in sorted(r["operations"].items()):
         lines.append("| %s | %d | %.1f | %.1f | %.1f | %s |" % (op, o["count"], o["per_second"], o["p50_ms"], o["p99_ms"],
@@ -437,6 +489,7 @@ def main():
                 stats.fault_at = time.monotonic()
             os.kill(pid, signal.SIGKILL)
             kill = {"service": args.kill, "pid": pid, "at_seconds": round(time.monotonic() - started, 1)}
+            threading.Thread(target=wait_ready, args=(url, args.kill, stats.fault_at, kill), daemon=True).start()
             print("killed %s (pid %d) at %.0f s" % (args.kill, pid, kill["at_seconds"]), flush=True)
         sample = {s: rss_kib(args.run_dir, s) for s in SERVICES}
         for s, now in sample.items():
@@ -460,6 +513,9 @@ def main():
         t.join(timeout=max(0.1, deadline - time.monotonic()))
     time.sleep(5)
     heap_idle = heaps(args.run_dir)
+    if kill:
+        with stats.lock:
+            kill.update(fault_summary(list(stats.after_fault)))
 
     by_status = {}
     for op_answers in answers.values():

@@ -15,7 +15,7 @@ wc_nats_authorization() {
   local user
   printf 'authorization {\n  users = [\n'
   for user in "${!WC_NATS_PUBLISH[@]}"; do
-    printf '    { user: "%s", password: "%s",\n      permissions: { publish: { allow: [%s] }, subscribe: { allow: [%s] }, allow_responses: true } }\n' \
+    printf '    { user: "%s", password: "%s",\n      permissions: { publish: { allow: [%s] }, subscribe: { allow: [%s] }, allow_responses: { max: 2 } } }\n' \
       "$user" "$(wc_secret "nats-$user")" "${WC_NATS_PUBLISH[$user]}" "${WC_NATS_SUBSCRIBE[$user]}"
   done
   printf '  ]\n}\n'

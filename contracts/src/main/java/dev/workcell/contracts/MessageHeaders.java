@@ -15,5 +15,14 @@ public final class MessageHeaders {
   /** Present on a reply when the handler failed; the value is the error code, the body an ErrorReply. */
   public static final String ERROR = "Workcell-Error";
 
+  /**
+   * On a request: the caller asks for an accept, an empty first reply that names the instance
+   * handling it, so a caller can tell a responder that died from one that is slow (decision 0024).
+   */
+  public static final String ACCEPT = "Workcell-Accept";
+
+  /** On an accept: the liveness subject of the instance that took the request ({@code Subjects.alive}). */
+  public static final String ACCEPTED = "Workcell-Accepted";
+
   private MessageHeaders() {}
 }

@@ -57,6 +57,23 @@ public final class Subjects {
     return PINGS.get(service);
   }
 
+  /** The last token of the liveness subject that any live instance of a service answers (queue group). */
+  public static final String ANY_INSTANCE = "any";
+
+  /**
+   * The liveness subject of one instance of a service, {@code workcell.<service>.alive.<instance>}:
+   * answered at once while the instance is connected; NATS answers "no responders" once it is gone
+   * (decision 0024). {@link #ANY_INSTANCE} reaches whichever instance is up.
+   */
+  public static String alive(ServiceName service, String instance) {
+    return PREFIX + "." + service.id() + ".alive." + instance;
+  }
+
+  /** Every liveness subject of a service's instances: what its callers may publish and it may subscribe to. */
+  public static String alivePattern(ServiceName service) {
+    return alive(service, "*");
+  }
+
   /** The queue group every replica of a service joins for its request subjects. */
   public static String queueGroup(ServiceName service) {
     return service.id();

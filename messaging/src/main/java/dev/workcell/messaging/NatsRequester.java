@@ -2,13 +2,13 @@ package dev.workcell.messaging;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.MessageHeaders;
+import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.ErrorReply;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.subject.Subject;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -21,7 +21,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Request/reply with a deadline. Every failure comes back as a {@link WorkcellException} with a
  * stable code: the handler's own error, {@code service_unavailable} when nobody listens, or
- * {@code upstream_timeout} when the deadline passes.
+ * {@code upstream_timeout} when the deadline passes. When the instance that took a request dies
+ * before answering, the caller hears {@code service_unavailable} within about two seconds, not at
+ * the deadline ({@link ReplyInbox}, decision 0024).
  */
 @ApplicationScoped
 public class NatsRequester {
@@ -29,11 +31,13 @@ public class NatsRequester {
   private final NatsConnection nats;
   private final MessageCodec codec;
   private final NatsSettings settings;
+  private final ReplyInbox inbox;
 
-  public NatsRequester(NatsConnection nats, MessageCodec codec, NatsSettings settings) {
+  public NatsRequester(NatsConnection nats, MessageCodec codec, NatsSettings settings, ReplyInbox inbox) {
     this.nats = nats;
     this.codec = codec;
     this.settings = settings;
+    this.inbox = inbox;
   }
 
   public <Q, R> Uni<R> request(Subject<Q, R> subject, Q body, Actor actor) {
@@ -41,28 +45,29 @@ public class NatsRequester {
   }
 
   public <Q, R> Uni<R> request(Subject<Q, R> subject, Q body, Actor actor, Duration deadline) {
-    return request(subject.name(), body, subject.reply(), actor, deadline);
+    return request(subject.name(), subject.server(), body, subject.reply(), actor, deadline);
   }
 
   /** A request whose bulk text is already UTF-8 bytes: it never becomes a Java string here. */
   public <Q, R> Uni<R> request(Subject<Q, R> subject, BulkMessage<Q> body, Actor actor, Duration deadline) {
-    return request(subject.name(), body, subject.reply(), actor, deadline);
+    return request(subject.name(), subject.server(), body, subject.reply(), actor, deadline);
   }
 
-  private <T> Uni<T> request(String subject, Object body, Class<T> replyType, Actor actor, Duration deadline) {
+  private <T> Uni<T> request(String subject, ServiceName server, Object body, Class<T> replyType, Actor actor,
+      Duration deadline) {
     return Uni.createFrom().deferred(() -> {
       if (!nats.connected()) {
         return Uni.createFrom().failure(
             new WorkcellException(ErrorCode.SERVICE_UNAVAILABLE, "message bus is not connected"));
       }
       Headers headers = ActorHeaders.write(new Headers(), actor, TraceContext.outgoing());
-      Message message = NatsMessage.builder().subject(subject).headers(headers).data(codec.encode(body)).build();
+      byte[] data = codec.encode(body);
       Context caller = Vertx.currentContext();
-      Uni<Message> reply = Uni.createFrom()
-          .completionStage(() -> nats.connection().requestWithTimeout(message, deadline))
-          // jnats expires requests on a periodic sweep, so the deadline is enforced here, exactly.
+      ReplyInbox.Pending sent = inbox.send(subject, server, headers, data);
+      Uni<Message> reply = Uni.createFrom().completionStage(sent.reply())
           .ifNoItem().after(deadline).failWith(() -> new WorkcellException(ErrorCode.UPSTREAM_TIMEOUT,
-              "no answer on " + subject + " within " + deadline.toMillis() + " ms"));
+              "no answer on " + subject + " within " + deadline.toMillis() + " ms"))
+          .onTermination().invoke(() -> inbox.forget(sent));
       if (settings.repliesOnCallerContext() && caller != null) {
         reply = reply.emitOn(command -> caller.runOnContext(ignored -> command.run()));
       }

@@ -1,6 +1,7 @@
 package dev.workcell.messaging;
 
 import dev.workcell.contracts.MessageHeaders;
+import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.ErrorReply;
@@ -10,6 +11,7 @@ import dev.workcell.messaging.budget.Held;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
+import io.nats.client.NUID;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import io.quarkus.logging.Log;
@@ -21,6 +23,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.impl.VertxInternal;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,6 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Serves request subjects in the service's queue group. Each request runs on a fresh Vert.x
  * duplicated context (so reactive clients work inside handlers) and always gets an answer: the
  * handler's result, or an {@link ErrorReply} with a stable code — never silence.
+ *
+ * <p>A request that asks for it ({@link MessageHeaders#ACCEPT}) is first accepted: an empty reply
+ * naming this instance's liveness subject, which the instance answers for as long as its connection
+ * lives, so a caller learns of its death at once instead of at the deadline (decision 0024).
  */
 @ApplicationScoped
 public class NatsResponder {
@@ -37,6 +44,12 @@ public class NatsResponder {
   private final Vertx vertx;
   private final ServiceIdentity identity;
   private final Map<String, Registration<?>> registrations = new ConcurrentHashMap<>();
+  /** This process among the service's replicas: the last token of its liveness subjects. */
+  private final String instance = NUID.nextGlobal();
+  /** The services whose subjects this instance serves. */
+  private final Set<ServiceName> served = ConcurrentHashMap.newKeySet();
+  /** The dispatcher each served service's liveness subjects are subscribed on. */
+  private final Map<ServiceName, Dispatcher> aliveOn = new ConcurrentHashMap<>();
   private volatile Dispatcher dispatcher;
   private volatile Connection dispatcherConnection;
   private volatile Context[] eventLoops;
@@ -64,13 +77,15 @@ public class NatsResponder {
   }
 
   private <T> void register(Subject<T, ?> subject, RequestHandler<T, ?> handler) {
-    Registration<T> registration =
-        new Registration<>(subject.name(), Subjects.queueGroup(subject.server()), subject.request(), handler);
+    Registration<T> registration = new Registration<>(subject.name(), subject.server(), subject.request(), handler);
     if (registrations.putIfAbsent(subject.name(), registration) != null) {
       throw new IllegalStateException("subject already served: " + subject);
     }
+    served.add(subject.server());
     if (nats.connected()) {
-      subscribe(dispatcher(nats.connection()), registration);
+      Dispatcher current = dispatcher(nats.connection());
+      subscribeAlive(current, subject.server());
+      subscribe(current, registration);
     }
   }
 
@@ -84,9 +99,41 @@ public class NatsResponder {
 
   private synchronized void subscribeAll(Connection connection) {
     Dispatcher current = dispatcher(connection);
+    for (ServiceName service : served) {
+      subscribeAlive(current, service);
+    }
     for (Registration<?> registration : registrations.values()) {
       subscribe(current, registration);
     }
+  }
+
+  /**
+   * This instance's liveness subject of {@code service}, and the service's "any instance" one in its
+   * queue group. Answered on the dispatcher's thread, before any handler's work, with an empty message.
+   */
+  private synchronized void subscribeAlive(Dispatcher current, ServiceName service) {
+    if (aliveOn.put(service, current) == current) {
+      return; // jnats restores subscriptions after a reconnect
+    }
+    current.subscribe(Subjects.alive(service, instance), this::answerAlive);
+    current.subscribe(Subjects.alive(service, Subjects.ANY_INSTANCE), Subjects.queueGroup(service), this::answerAlive);
+  }
+
+  private void answerAlive(Message probe) {
+    if (probe.getReplyTo() != null && nats.connected()) {
+      nats.connection().publish(probe.getReplyTo(), new byte[0]);
+    }
+  }
+
+  /** The accept a caller asked for, sent before the request is handed to a handler. */
+  private void accept(Registration<?> registration, Message message) {
+    Headers asked = message.getHeaders();
+    if (message.getReplyTo() == null || asked == null || asked.getFirst(MessageHeaders.ACCEPT) == null
+        || !nats.connected()) {
+      return;
+    }
+    Headers headers = new Headers().put(MessageHeaders.ACCEPTED, Subjects.alive(registration.server, instance));
+    nats.connection().publish(NatsMessage.builder().subject(message.getReplyTo()).headers(headers).build());
   }
 
   private void subscribe(Dispatcher current, Registration<?> registration) {
@@ -97,6 +144,7 @@ public class NatsResponder {
   }
 
   private <T> void dispatch(Registration<T> registration, Message message) {
+    accept(registration, message);
     Context context = VertxContext.createNewDuplicatedContext(nextEventLoop());
     // A fresh context per request, isolated like an HTTP request's, so reactive sessions never leak across.
     VertxContextSafetyToggle.setContextSafe(context, true);
@@ -189,14 +237,16 @@ public class NatsResponder {
 
   private static final class Registration<T> {
     final String subject;
+    final ServiceName server;
     final String queueGroup;
     final Class<T> requestType;
     final RequestHandler<T, ?> handler;
     private Dispatcher subscribedOn;
 
-    Registration(String subject, String queueGroup, Class<T> requestType, RequestHandler<T, ?> handler) {
+    Registration(String subject, ServiceName server, Class<T> requestType, RequestHandler<T, ?> handler) {
       this.subject = subject;
-      this.queueGroup = queueGroup;
+      this.server = server;
+      this.queueGroup = Subjects.queueGroup(server);
       this.requestType = requestType;
       this.handler = handler;
     }

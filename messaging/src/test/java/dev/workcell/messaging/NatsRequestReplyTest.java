@@ -84,7 +84,7 @@ class NatsRequestReplyTest {
   void withRepliesOnCallerContextAReplyContinuesOnTheEventLoopThatAskedNotOnTheSharedReplyThread() throws Exception {
     var subject = subject();
     bus.responder.serve(subject, request -> Uni.createFrom().item(new Echoed(request.body().text(), null, null, null)));
-    NatsRequester onCaller = new NatsRequester(bus.connection, bus.codec, TestBus.settings(true));
+    NatsRequester onCaller = new NatsRequester(bus.connection, bus.codec, TestBus.settings(true), bus.inbox);
 
     assertThat(continuationThread(onCaller, subject)).isEqualTo("asking");
     // The default: the connection's reply thread, which every reply of the service shares.

@@ -3,7 +3,14 @@ package dev.workcell.messaging;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.workcell.contracts.Actor;
+import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Streams;
+import dev.workcell.contracts.Subjects;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import dev.workcell.contracts.ping.Ping;
+import dev.workcell.contracts.ping.Pong;
 import dev.workcell.contracts.subject.NatsPermissions;
 import dev.workcell.contracts.subject.NatsUser;
 import dev.workcell.contracts.subject.Push;
@@ -18,6 +25,8 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,6 +35,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -96,6 +107,9 @@ class PermissionTest {
     all.add("$JS.API.STREAM.NAMES");
     all.add("$JS.API.ACCOUNT.PURGE.x");
     all.add("_INBOX.task.x");
+    for (ServiceName service : ServiceName.values()) {
+      all.add(Subjects.alive(service, "i1"));
+    }
     all.add("workcell.nothing.here");
     return all;
   }
@@ -196,6 +210,54 @@ class PermissionTest {
     try (Connection task = connect(NatsUser.TASK, new Violations())) {
       assertThat(task.jetStreamManagement().getStreamInfo(Streams.RUN_EVENTS.name())).as("the stream is still there").isNotNull();
     }
+  }
+
+  /**
+   * Decision 0024 under the launcher's users: a responder's accept and its reply both reach the
+   * caller (two responses to one inbox), the caller may probe the instance's liveness subject, and
+   * a responder that dies mid-request is reported as service_unavailable long before the deadline.
+   */
+  @Test
+  void anAcceptItsReplyAndALivenessProbePassTheStacksPermissions() throws Exception {
+    var ping = Subjects.ping(ServiceName.SANDBOX);
+    var operator = new Actor("operator", Actor.Role.SERVICE);
+    Vertx vertx = Vertx.vertx();
+    try (TestBus cli = bus(vertx, NatsUser.CLI)) {
+      try (TestBus slow = bus(vertx, NatsUser.SANDBOX)) {
+        slow.responder.serve(ping, request -> Uni.createFrom()
+            .item(new Pong("sandbox", "slow", "test", 0)).onItem().delayIt().by(Duration.ofMillis(2500)));
+        slow.connection.connection().flush(Duration.ofSeconds(2)); // subscribed before the cli asks
+        // Long enough for probes of the live instance while it works.
+        var pong = cli.requester.request(ping, new Ping("test"), operator, Duration.ofSeconds(60))
+            .await().atMost(Duration.ofSeconds(20));
+        assertThat(pong.instanceId()).isEqualTo("slow");
+      }
+      TestBus dying = bus(vertx, NatsUser.SANDBOX);
+      var handling = new CountDownLatch(1);
+      dying.responder.serve(ping, request -> {
+        handling.countDown();
+        return Uni.createFrom().nothing();
+      });
+      dying.connection.connection().flush(Duration.ofSeconds(2));
+      var answer = cli.requester.request(ping, new Ping("test"), operator, Duration.ofSeconds(60))
+          .subscribeAsCompletionStage();
+      assertThat(handling.await(10, TimeUnit.SECONDS)).isTrue();
+      dying.connection.connection().flush(Duration.ofSeconds(2)); // its accept is on the wire
+      dying.close();
+      assertThatThrownBy(() -> answer.get(20, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(WorkcellException.class)
+          .satisfies(e -> assertThat(((WorkcellException) e.getCause()).code())
+              .isEqualTo(ErrorCode.SERVICE_UNAVAILABLE));
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get();
+    }
+  }
+
+  private static TestBus bus(Vertx vertx, NatsUser user) throws Exception {
+    TestBus bus = new TestBus(vertx, user.service() == null ? "gateway" : user.id(),
+        TestBus.settings(url, user.id(), "pw-nats-" + user.id(), false));
+    assertThat(bus.connection.connected()).as("%s connected", user.id()).isTrue();
+    return bus;
   }
 
   /** NATS subject matching: {@code *} one token, {@code >} the rest. */

@@ -22,16 +22,22 @@ final class TestBus implements AutoCloseable {
   final NatsSettings settings;
   final NatsConnection connection;
   final MessageCodec codec = new MessageCodec(new ObjectMapper());
+  final ReplyInbox inbox;
   final NatsRequester requester;
   final NatsResponder responder;
   final StreamProvisioner streams;
 
   TestBus(Vertx vertx, String serviceName) throws Exception {
-    settings = settings(false);
+    this(vertx, serviceName, settings(false));
+  }
+
+  TestBus(Vertx vertx, String serviceName, NatsSettings settings) throws Exception {
+    this.settings = settings;
     ServiceIdentity identity = identity(serviceName);
     connection = new NatsConnection(settings, identity);
     connection.start(null);
-    requester = new NatsRequester(connection, codec, settings);
+    inbox = new ReplyInbox(connection);
+    requester = new NatsRequester(connection, codec, settings, inbox);
     responder = new NatsResponder(connection, codec, vertx, identity);
     streams = new StreamProvisioner(connection, settings);
   }
@@ -42,18 +48,23 @@ final class TestBus implements AutoCloseable {
   }
 
   static NatsSettings settings(boolean repliesOnCallerContext) {
+    return settings(URL, null, null, repliesOnCallerContext);
+  }
+
+  /** Settings for {@code url} as NATS user {@code user} (null: no user). */
+  static NatsSettings settings(String url, String user, String password, boolean repliesOnCallerContext) {
     return new NatsSettings() {
-      public String url() { return URL; }
-      public Optional<String> user() { return Optional.empty(); }
-      public Optional<String> password() { return Optional.empty(); }
+      public String url() { return url; }
+      public Optional<String> user() { return Optional.ofNullable(user); }
+      public Optional<String> password() { return Optional.ofNullable(password); }
       public Duration requestTimeout() { return Duration.ofSeconds(3); }
       public Duration connectTimeout() { return Duration.ofSeconds(2); }
-      public boolean provisionStreams() { return true; }
+      public boolean provisionStreams() { return user == null; } // a stack user may not, most of them
       public boolean repliesOnCallerContext() { return repliesOnCallerContext; }
     };
   }
 
-  private static ServiceIdentity identity(String name) {
+  static ServiceIdentity identity(String name) {
     return new ServiceIdentity() {
       public String name() { return name; }
       public String version() { return "test"; }

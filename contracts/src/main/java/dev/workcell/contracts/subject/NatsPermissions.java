@@ -1,6 +1,8 @@
 package dev.workcell.contracts.subject;
 
+import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.Streams;
+import dev.workcell.contracts.Subjects;
 import dev.workcell.contracts.Streams.StreamSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -12,6 +14,8 @@ import java.util.Set;
  * the subjects it may call and the pushes it publishes, subscribe only to the subjects it serves, the
  * pushes it listens to and its own reply inboxes; JetStream API calls only on the streams it writes or
  * reads. Replies go back through the server's allow_responses, so no user may publish to inboxes.
+ * A caller may also ask the liveness subjects of the services it calls, and each service answers its
+ * own (decision 0024: a request whose responder died is answered at once, not at its deadline).
  */
 public final class NatsPermissions {
 
@@ -30,13 +34,21 @@ public final class NatsPermissions {
   public static Grants of(NatsUser user) {
     Set<String> publish = new LinkedHashSet<>();
     Set<String> subscribe = new LinkedHashSet<>();
+    Set<ServiceName> called = new LinkedHashSet<>();
+    boolean serves = false;
     for (Subject<?, ?> subject : SubjectTable.requests()) {
       if (subject.callableBy(user)) {
         publish.add(subject.name());
+        called.add(subject.server());
       }
       if (user.service() == subject.server()) {
         subscribe.add(subject.name());
+        serves = true;
       }
+    }
+    called.forEach(service -> publish.add(Subjects.alivePattern(service)));
+    if (serves) {
+      subscribe.add(Subjects.alivePattern(user.service()));
     }
     boolean managesStreams = false;
     for (Push<?> push : SubjectTable.pushes()) {

@@ -197,7 +197,7 @@ FLOOD_SERVICES = ("gateway-service", "terminal-service", "sandbox-service")
 # code); one that buffered what the slow reader did not take would grow by the flood itself (tens
 # of MB in 10 s) or die at its 160 MB heap cap.
 RSS_MARGIN_KIB = 64 * 1024
-# What is still on its way when ^C lands: celld's credit window (256 KiB) plus what the sockets between
+# What is still on its way when ^C lands: celld's credit window (1 MiB) plus what the sockets between
 # terminal-service, the gateway and the client hold (the kernel grows their buffers to a few MiB each).
 BACKLOG_MAX = 16 << 20
 SLOW_RATE = 256 << 10  # bytes a second the slow client reads

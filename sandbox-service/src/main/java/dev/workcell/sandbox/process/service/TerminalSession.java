@@ -27,7 +27,7 @@ import java.util.concurrent.CompletionStage;
 public final class TerminalSession implements CelldConnection.TerminalSink, OpenStreams.Stream {
 
   /** celld's output window for each session: what may be in flight unacknowledged, per session. */
-  public static final int WINDOW = 256 << 10;
+  public static final int WINDOW = 1 << 20;
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
 
   private final SandboxSession lease;

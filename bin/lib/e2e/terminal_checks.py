@@ -1,6 +1,6 @@
 """Interactive terminals on a real stack, through the gateway's origin (issue 20).
 
-    python3 terminal_checks.py CHECK URL KEY [SERVICE_PID]
+    python3 terminal_checks.py CHECK URL KEY [RUN_DIR]
 
 CHECK is one of: config, echo, resize, ctrl-c, exit, openwebui, other-user, flood, python3 (run_command
 + send_process_input, no WebSocket). Each creates its
@@ -10,6 +10,7 @@ WebSocket client. Exit status 0 when the check holds; what was seen is printed e
 import json
 import os
 import re
+import socket
 import sys
 import time
 import urllib.error
@@ -48,16 +49,24 @@ class Terminal:
 
 
 def read_until(ws, pattern, timeout=15.0):
-    """Reads output until the regex matches; returns all output read (text)."""
+    """Reads output until the regex matches; returns the last 4000 bytes read (text)."""
+    return read_output(ws, pattern, timeout)[0]
+
+
+def read_output(ws, pattern, timeout):
+    """Reads output until the regex matches: (the last 4000 bytes as text, bytes read, messages read)."""
     seen = bytearray()
+    total, count, start = 0, 0, 0
     end = time.monotonic() + timeout
     regex = re.compile(pattern.encode())
-    tail = 0  # only new output (and a little before it) is searched: a flood must not cost O(n²)
-    while not regex.search(seen, tail):
-        tail = max(0, len(seen) - 256)
+    # Only new output (and a little before it) is searched, and only a tail kept: a flood must not cost O(n²) or its size.
+    while not regex.search(seen, start):
+        if len(seen) > 1 << 20:
+            del seen[:-4096]
+        start = max(0, len(seen) - 256)
         left = end - time.monotonic()
         if left <= 0:
-            raise AssertionError(f"no {pattern!r} within {timeout} s; output: {bytes(seen[-600:])!r}")
+            raise AssertionError(f"no {pattern!r} within {timeout} s after {total} bytes; output: {bytes(seen[-600:])!r}")
         ws.settimeout(left)
         try:
             opcode, data = ws.recv()
@@ -65,7 +74,9 @@ def read_until(ws, pattern, timeout=15.0):
             continue
         assert opcode == 2, f"output must be binary frames, got opcode {opcode}"
         seen += data
-    return bytes(seen[-4000:]).decode(errors="replace")
+        total += len(data)
+        count += 1
+    return bytes(seen[-4000:]).decode(errors="replace"), total, count
 
 
 def expect_close(ws, code, timeout=10.0):
@@ -171,41 +182,97 @@ def check_other_user(t):
 
 
 def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except FileNotFoundError:
+        pass
+    return 0  # gone
 
 
-def check_flood(t, pid=None):
+FLOOD_SERVICES = ("gateway-service", "terminal-service", "sandbox-service")
+# A service may grow by this much during the flood (a JVM touching more of its young generation, JIT
+# code); one that buffered what the slow reader did not take would grow by the flood itself (tens
+# of MB in 10 s) or die at its 160 MB heap cap.
+RSS_MARGIN_KIB = 64 * 1024
+# What is still on its way when ^C lands: celld's credit window (1 MiB) plus what the sockets between
+# terminal-service, the gateway and the client hold (the kernel grows their buffers to a few MiB each).
+BACKLOG_MAX = 16 << 20
+SLOW_RATE = 256 << 10  # bytes a second the slow client reads
+
+
+class SlowSocket:
+    """A socket whose reads are held to `rate` bytes a second (0: as fast as it can): a client that reads slowly."""
+
+    def __init__(self, sock, rate):
+        self.sock, self.rate, self.started, self.taken = sock, rate, time.monotonic(), 0
+
+    def recv(self, n):
+        if self.rate:
+            wait = self.started + self.taken / self.rate - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            n = min(n, 16 << 10)
+        data = self.sock.recv(n)
+        self.taken += len(data)
+        return data
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)
+
+
+def check_flood(t, run_dir=None):
+    pids = {}
+    for name in FLOOD_SERVICES if run_dir else ():
+        try:
+            with open(os.path.join(run_dir, name + ".pid")) as f:
+                pids[name] = int(f.read().strip())
+        except (OSError, ValueError):
+            pass
     ws = t.connect(t.create())
+    # The client's own receive buffer small (64 KiB), so what piles up is the path's, not this process's kernel's.
+    ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 10)
     ws.send_binary(b"echo ready$((1+1))\r")
     read_until(ws, r"ready2")
-    before = rss_kib(pid) if pid else 0
+    before = {name: rss_kib(pid) for name, pid in pids.items()}
+    peak = dict(before)
+    slow = SlowSocket(ws.sock, SLOW_RATE)
+    ws.sock = slow
     ws.send_binary(b"yes\r")
-    got, peak, end = 0, before, time.monotonic() + 10
-    ws.settimeout(1)
-    while time.monotonic() < end:  # a slow reader: one message every 50 ms
+    got, messages, end, sampled = 0, 0, time.monotonic() + 10, 0.0
+    while time.monotonic() < end:
+        ws.settimeout(1)
         try:
             _, data = ws.recv()
             got += len(data)
+            messages += 1
         except TimeoutError:
             pass
-        time.sleep(0.05)
-        if pid:
-            peak = max(peak, rss_kib(pid))
+        if time.monotonic() - sampled > 0.2:
+            sampled = time.monotonic()
+            for name, pid in pids.items():
+                peak[name] = max(peak[name], rss_kib(pid))
+    slow.rate = 0  # from here the client reads as fast as it can
     started = time.monotonic()
     ws.send_binary(b"\x03")
     ws.send_binary(b"echo fl$((2+3))ood\r")
-    read_until(ws, r"fl5ood", timeout=30)
+    _, backlog, drained = read_output(ws, r"fl5ood", timeout=30)
     took = time.monotonic() - started
-    print(f"slow reader took {got} bytes in 10 s; ^C to prompt {took:.2f} s;"
-          f" terminal-service RSS {before // 1024} MiB before, peak {peak // 1024} MiB")
     ws.close()
-    assert got < 64 << 20, "a slow reader was sent more than it read"
-    if pid:
-        assert peak - before < 96 * 1024, "terminal-service grew by more than 96 MiB under a flood"
+    after = {name: rss_kib(pid) for name, pid in pids.items()}
+    print(f"slow reader ({SLOW_RATE >> 10} KiB/s) took {got} bytes in 10 s in {messages} messages"
+          f" ({got // max(1, messages)} B each); after ^C {backlog} bytes in {drained} messages were still on their way;"
+          f" ^C to prompt {took:.2f} s")
+    for name in pids:
+        print(f"  {name}: RSS {before[name] // 1024} MiB before, peak {peak[name] // 1024} MiB, {after[name] // 1024} MiB after")
+    assert got > 0, "the slow reader got no output"
+    assert backlog <= BACKLOG_MAX, f"{backlog} bytes were buffered on the path (at most {BACKLOG_MAX} expected)"
+    assert took < 5, f"^C took {took:.2f} s to bring the prompt back"
+    for name in pids:
+        assert after[name] > 0, f"{name} is gone after the flood"
+        assert peak[name] - before[name] < RSS_MARGIN_KIB, f"{name} grew by more than {RSS_MARGIN_KIB >> 10} MiB under a flood"
 
 
 def check_python3(t):
@@ -220,7 +287,7 @@ CHECKS = {"python3": check_python3, "config": check_config, "echo": check_echo, 
 if __name__ == "__main__":
     name, url, key = sys.argv[1:4]
     term = Terminal(url, key, "terminal-check-" + name)
-    if name == "flood":
-        check_flood(term, int(sys.argv[4]) if len(sys.argv) > 4 else None)
+    if name == "flood":  # RUN_DIR: where the stack keeps its services' pid files (their RSS is watched)
+        check_flood(term, sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         CHECKS[name](term)

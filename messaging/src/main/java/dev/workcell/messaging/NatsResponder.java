@@ -68,16 +68,28 @@ public class NatsResponder {
    * fixtures play other services this way; on the stack, NATS lets each user subscribe only to its own).
    */
   public <T, R> void serve(Subject<T, R> subject, RequestHandler<T, ? extends R> handler) {
-    register(subject, handler);
+    register(subject, handler, false);
+  }
+
+  /**
+   * Like {@link #serve}, but the handler runs on the NATS dispatcher thread, not on an event loop:
+   * for a handler that only hands its request on without blocking and needs no Vert.x context (a
+   * terminal's keystrokes, written to celld's socket on the caller's thread). Saves a thread hop
+   * per request on a latency-bound path; such a handler must never block, since it holds up every
+   * subject this service serves. No traceparent is carried into it.
+   */
+  public <T, R> void serveOnDispatcher(Subject<T, R> subject, RequestHandler<T, ? extends R> handler) {
+    register(subject, handler, true);
   }
 
   /** Like {@link #serve}, for a handler whose reply holds room in a byte budget until it is sent. */
   public <T, R> void serveHeld(Subject<T, R> subject, RequestHandler<T, Held<R>> handler) {
-    register(subject, handler);
+    register(subject, handler, false);
   }
 
-  private <T> void register(Subject<T, ?> subject, RequestHandler<T, ?> handler) {
-    Registration<T> registration = new Registration<>(subject.name(), subject.server(), subject.request(), handler);
+  private <T> void register(Subject<T, ?> subject, RequestHandler<T, ?> handler, boolean onDispatcher) {
+    Registration<T> registration = new Registration<>(subject.name(), subject.server(), subject.request(), handler,
+        onDispatcher);
     if (registrations.putIfAbsent(subject.name(), registration) != null) {
       throw new IllegalStateException("subject already served: " + subject);
     }
@@ -145,25 +157,33 @@ public class NatsResponder {
 
   private <T> void dispatch(Registration<T> registration, Message message) {
     accept(registration, message);
+    if (registration.onDispatcher) {
+      handle(registration, message, false);
+      return;
+    }
     Context context = VertxContext.createNewDuplicatedContext(nextEventLoop());
     // A fresh context per request, isolated like an HTTP request's, so reactive sessions never leak across.
     VertxContextSafetyToggle.setContextSafe(context, true);
-    context.runOnContext(ignored -> {
-      Uni<?> result;
-      try {
-        Envelope<T> envelope = open(registration, message);
+    context.runOnContext(ignored -> handle(registration, message, true));
+  }
+
+  private <T> void handle(Registration<T> registration, Message message, boolean onContext) {
+    Uni<?> result;
+    try {
+      Envelope<T> envelope = open(registration, message);
+      if (onContext) {
         TraceContext.set(envelope.traceparent());
-        result = registration.handler.handle(envelope);
-        if (result == null) {
-          result = Uni.createFrom().nullItem();
-        }
-      } catch (RuntimeException e) {
-        result = Uni.createFrom().failure(e);
       }
-      result.subscribe().with(
-          value -> replyWith(message, value),
-          failure -> replyError(registration.subject, message, failure));
-    });
+      result = registration.handler.handle(envelope);
+      if (result == null) {
+        result = Uni.createFrom().nullItem();
+      }
+    } catch (RuntimeException e) {
+      result = Uni.createFrom().failure(e);
+    }
+    result.subscribe().with(
+        value -> replyWith(message, value),
+        failure -> replyError(registration.subject, message, failure));
   }
 
   /**
@@ -241,14 +261,16 @@ public class NatsResponder {
     final String queueGroup;
     final Class<T> requestType;
     final RequestHandler<T, ?> handler;
+    final boolean onDispatcher;
     private Dispatcher subscribedOn;
 
-    Registration(String subject, ServiceName server, Class<T> requestType, RequestHandler<T, ?> handler) {
+    Registration(String subject, ServiceName server, Class<T> requestType, RequestHandler<T, ?> handler, boolean onDispatcher) {
       this.subject = subject;
       this.server = server;
       this.queueGroup = Subjects.queueGroup(server);
       this.requestType = requestType;
       this.handler = handler;
+      this.onDispatcher = onDispatcher;
     }
 
     synchronized boolean subscribedOn(Dispatcher dispatcher) {

@@ -11,6 +11,7 @@ import dev.workcell.contracts.sandbox.SandboxSubjects;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.vertx.core.Vertx;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,13 +25,22 @@ import org.junit.jupiter.api.Test;
 class TerminalDirectConnectionTest {
 
   static final String ORIGIN = "https://chat.example";
+  /** terminal-service as the gateway relays /api/terminals to it: every request gets a created session. */
+  static final int TERMINALS_PORT = startTerminalService();
 
   public static class SingleUser implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
       return Map.of("workcell.terminal.single-user-id", "solo", "workcell.terminal.cors-origins", ORIGIN + ",https://other.example",
-          "workcell.terminal.view-max-bytes", "1000");
+          "workcell.terminal.view-max-bytes", "1000", "workcell.terminal.service-url", "http://127.0.0.1:" + TERMINALS_PORT);
     }
+  }
+
+  static int startTerminalService() {
+    return Vertx.vertx().createHttpServer()
+        .requestHandler(r -> r.response().putHeader("Content-Type", "application/json")
+            .end("{\"id\":\"t1\",\"pid\":7,\"created_at\":\"2026-01-01T00:00:00Z\"}"))
+        .listen(0).toCompletionStage().toCompletableFuture().join().actualPort();
   }
 
   @BeforeEach
@@ -61,6 +71,20 @@ class TerminalDirectConnectionTest {
         .header("Access-Control-Allow-Origin", nullValue());
     // The Work API answers no cross-origin caller.
     given().header("Origin", ORIGIN).get("/q/health/live").then().header("Access-Control-Allow-Origin", nullValue());
+  }
+
+  /** Upstream's CORS middleware covers its whole app, /api/terminals included (relayed here to terminal-service). */
+  @Test
+  void theTerminalsApiAnswersTheConfiguredOriginAsUpstreamDoes() {
+    given().basePath(Terminal.BASE).header("Origin", ORIGIN).header("Access-Control-Request-Method", "DELETE")
+        .header("Access-Control-Request-Headers", "authorization").options("/api/terminals/t1").then()
+        .statusCode(204).header("Access-Control-Allow-Origin", ORIGIN)
+        .header("Access-Control-Allow-Methods", containsString("DELETE")).header("Access-Control-Allow-Headers", "authorization");
+    given().header("Authorization", "Bearer " + Terminal.KEY).basePath(Terminal.BASE).header("Origin", ORIGIN)
+        .post("/api/terminals").then().statusCode(200).body("id", equalTo("t1"))
+        .header("Access-Control-Allow-Origin", ORIGIN).header("Access-Control-Allow-Credentials", "true");
+    given().header("Authorization", "Bearer " + Terminal.KEY).basePath(Terminal.BASE).header("Origin", "https://evil.example")
+        .get("/api/terminals").then().statusCode(200).header("Access-Control-Allow-Origin", nullValue());
   }
 
   @Test

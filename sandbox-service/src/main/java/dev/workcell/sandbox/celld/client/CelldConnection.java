@@ -14,12 +14,13 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.runtime.ExecStream;
 import dev.workcell.sandbox.runtime.RequestQueueFull;
 import io.quarkus.logging.Log;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -42,6 +43,8 @@ public final class CelldConnection implements ExecStream.Listener {
   /** First byte of a bulk frame's body; no JSON text starts with it. */
   private static final byte BULK_FRAME = 0;
   private static final int STDERR_TAIL_CHARS = 2_000;
+  /** The most terminal output handed on as one chunk: terminal-service packs WebSocket frames of up to 64 KiB. */
+  static final int OUTPUT_CHUNK = 32 << 10;
   static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxNumberLength(32).maxStringLength(MAX_FRAME).build())
@@ -55,6 +58,8 @@ public final class CelldConnection implements ExecStream.Listener {
   private final Map<Long, TerminalSink> terminals = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
+  /** Raw terminal output of the socket read being parsed, per session: handed on as one chunk (guarded by decoder). */
+  private final Map<Long, ByteArrayOutputStream> readOutput = new LinkedHashMap<>();
   private final StringBuilder stderrTail = new StringBuilder();
   private volatile ExecStream stream;
   private volatile WorkcellException closed;
@@ -281,8 +286,11 @@ public final class CelldConnection implements ExecStream.Listener {
 
   /**
    * A terminal's output as a bulk frame (pty_open's {@code rawOutput}): the JSON names the session
-   * and {@code "bulk":"data"}, the bytes follow raw and go to the session's sink without a copy
-   * through base64. False when the bulk frame is something else (a reply).
+   * and {@code "bulk":"data"}, the bytes follow raw (no base64). What one socket read brought for a
+   * session is handed to its sink as one chunk, up to {@link #OUTPUT_CHUNK}, once the read is parsed
+   * or before any other frame: under a flood celld's events are a pty read (a few KiB) each, and
+   * each chunk costs a NATS message and wake-ups on every hop after this one; an echo, alone in its
+   * read, goes on at once. False when the bulk frame is something else (a reply).
    */
   private boolean terminalOutput(byte[] body) throws IOException {
     int length = bulkJsonLength(body);
@@ -294,11 +302,33 @@ public final class CelldConnection implements ExecStream.Listener {
     if (id == null || !id.canConvertToLong() || !"data".equals(head.path("bulk").textValue())) {
       throw new CelldProtocolException("terminal output frame has no id or names no data");
     }
-    TerminalSink sink = terminals.get(id.longValue());
-    if (sink != null) {
-      sink.output(Arrays.copyOfRange(body, 5 + length, body.length));
+    ByteArrayOutputStream pending = readOutput.computeIfAbsent(id.longValue(), k -> new ByteArrayOutputStream());
+    int from = 5 + length;
+    if (pending.size() > 0 && pending.size() + body.length - from > OUTPUT_CHUNK) {
+      deliverOutput(id.longValue(), pending);
     }
+    pending.write(body, from, body.length - from);
     return true;
+  }
+
+  /** Hands on the terminal output gathered from the read so far, in order. */
+  private void flushOutput() {
+    if (!readOutput.isEmpty()) {
+      readOutput.forEach(this::deliverOutput);
+      readOutput.clear();
+    }
+  }
+
+  private void deliverOutput(long id, ByteArrayOutputStream pending) {
+    TerminalSink sink = terminals.get(id);
+    if (sink != null && pending.size() > 0) {
+      try {
+        sink.output(pending.toByteArray());
+      } catch (RuntimeException e) {
+        Log.debugf("terminal sink of %d failed: %s", id, e.getMessage());
+      }
+    }
+    pending.reset();
   }
 
   /**
@@ -328,7 +358,9 @@ public final class CelldConnection implements ExecStream.Listener {
     synchronized (decoder) {
       try {
         decoder.feed(data, this::onFrame);
+        flushOutput();
       } catch (CelldProtocolException e) {
+        readOutput.clear();
         Log.warnf("celld of %s broke the protocol, closing: %s", taskId, e.getMessage());
         close(new WorkcellException(ErrorCode.INTERNAL, "celld sent a malformed frame: " + e.getMessage()));
       }
@@ -341,6 +373,7 @@ public final class CelldConnection implements ExecStream.Listener {
       if (body.length > 0 && body[0] == BULK_FRAME && terminalOutput(body)) {
         return;
       }
+      flushOutput(); // output first: a session's end (its reply) must follow all of its output
       frame = body.length > 0 && body[0] == BULK_FRAME ? bulkFrame(body) : JSON.readTree(body);
     } catch (IOException e) {
       throw new CelldProtocolException("frame is not valid JSON", e);

@@ -6,6 +6,7 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.celld.client.CelldConnection;
 import dev.workcell.sandbox.celld.client.CelldRequest;
 import dev.workcell.sandbox.celld.client.CreditReturn;
+import dev.workcell.sandbox.celld.service.OpenStreams;
 import dev.workcell.sandbox.lifecycle.service.SandboxSession;
 import dev.workcell.sandbox.process.service.TerminalOutput;
 import io.smallrye.mutiny.Uni;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * {@link TerminalOutput} on the connection's reader thread, and credit goes back in batches; writes
  * are their own requests, answered once the sandbox's kernel took the bytes.
  */
-public final class PortStream implements CelldConnection.TerminalSink {
+public final class PortStream implements CelldConnection.TerminalSink, OpenStreams.Stream {
 
   /** celld's output window per stream: what may be in flight unacknowledged. */
   public static final int WINDOW = 256 << 10;
@@ -93,6 +94,7 @@ public final class PortStream implements CelldConnection.TerminalSink {
   }
 
   /** Closes the connection; {@link #ended()} completes once celld has. */
+  @Override
   public Uni<Void> close() {
     return ended.isDone() ? Uni.createFrom().voidItem()
         : Uni.createFrom().completionStage(() -> celld.callAsync(new CelldRequest.TcpClose(id), CALL_TIMEOUT)).replaceWithVoid()
@@ -100,6 +102,7 @@ public final class PortStream implements CelldConnection.TerminalSink {
   }
 
   /** {@code bytes} of output were passed on. */
+  @Override
   public void acknowledge(int bytes) {
     credit.returned(bytes);
   }

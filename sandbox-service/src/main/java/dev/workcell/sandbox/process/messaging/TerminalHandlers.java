@@ -28,7 +28,9 @@ public class TerminalHandlers {
       requireService(r.actor());
       return terminals.open(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body());
     });
-    responder.serve(SandboxSubjects.TERMINAL_INPUT, r -> {
+    // Keystrokes go to celld's socket on the thread NATS delivered them on (the write never blocks):
+    // no hop to an event loop on the echo's path (decision 0017).
+    responder.serveOnDispatcher(SandboxSubjects.TERMINAL_INPUT, r -> {
       requireService(r.actor());
       return terminals.input(r.body().sessionId(), r.body().data());
     });

@@ -5,13 +5,13 @@ import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.celld.client.CelldConnection;
 import dev.workcell.sandbox.celld.client.CelldRequest;
+import dev.workcell.sandbox.celld.client.CreditReturn;
+import dev.workcell.sandbox.celld.service.OpenStreams;
 import dev.workcell.sandbox.lifecycle.service.SandboxSession;
-import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One open terminal in a sandbox: celld's pty_open request in flight on the sandbox's connection.
@@ -24,16 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * pty_ack goes out once a quarter of the window has been passed on, so celld always keeps at least
  * three quarters of its window of credit while the consumer keeps up.
  */
-public final class TerminalSession implements CelldConnection.TerminalSink {
+public final class TerminalSession implements CelldConnection.TerminalSink, OpenStreams.Stream {
 
   /** celld's output window for each session: what may be in flight unacknowledged, per session. */
-  public static final int WINDOW = 256 << 10;
+  public static final int WINDOW = 1 << 20;
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
 
   private final SandboxSession lease;
   private final CelldConnection celld;
   private final TerminalOutput output;
-  private final AtomicInteger unacknowledged = new AtomicInteger();
+  private final CreditReturn credit;
   private final CompletableFuture<Long> started = new CompletableFuture<>();
   private final CompletableFuture<TerminalEnd> ended = new CompletableFuture<>();
   private volatile long id;
@@ -42,6 +42,11 @@ public final class TerminalSession implements CelldConnection.TerminalSink {
     this.lease = lease;
     this.celld = lease.celld();
     this.output = output;
+    this.credit = new CreditReturn(WINDOW, bytes -> {
+      if (!ended.isDone()) {
+        celld.send(new CelldRequest.PtyAck(id, bytes));
+      }
+    });
   }
 
   /** Sends pty_open on the lease's connection; the Uni completes once the shell runs. */
@@ -111,29 +116,17 @@ public final class TerminalSession implements CelldConnection.TerminalSink {
   }
 
   /** Kills every process of the session; {@link #ended()} completes once celld has cleaned up. */
+  @Override
   public Uni<Void> close() {
     // A session that ended meanwhile is closed as asked: celld no longer knows it (not_found).
     return ended.isDone() ? Uni.createFrom().voidItem() : call(new CelldRequest.PtyClose(id))
         .onFailure(e -> ended.isDone() && e instanceof WorkcellException w && w.code() == ErrorCode.NOT_FOUND).recoverWithNull();
   }
 
-  /**
-   * {@code bytes} of output were passed on. Batched: an ack is sent once a quarter of the window is
-   * due, and what could not be sent stays due, so credit is never lost.
-   */
+  /** {@code bytes} of output were passed on: credit back to celld, in batches ({@link CreditReturn}). */
+  @Override
   public void acknowledge(int bytes) {
-    int threshold = WINDOW / 4;
-    int before = unacknowledged.getAndUpdate(n -> n + bytes >= threshold ? 0 : n + bytes);
-    int due = before + bytes;
-    if (due < threshold || ended.isDone()) {
-      return;
-    }
-    try {
-      celld.send(new CelldRequest.PtyAck(id, due));
-    } catch (WorkcellException e) {
-      unacknowledged.addAndGet(due);
-      Log.debugf("terminal %d: ack of %d bytes not sent: %s", id, due, e.getMessage());
-    }
+    credit.returned(bytes);
   }
 
   private Uni<Void> call(CelldRequest request) {

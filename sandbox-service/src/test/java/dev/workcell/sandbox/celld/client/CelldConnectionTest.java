@@ -168,6 +168,43 @@ class CelldConnectionTest {
     assertThat(fresh.open()).as("a terminal output frame that names another field").isFalse();
   }
 
+  /**
+   * Under a flood one socket read brings many small output events of a session: they reach its sink
+   * as one chunk (up to 32 KiB), in order, and all of them before the session's end in the same read.
+   */
+  @Test
+  void aFloodsOutputEventsOfOneReadReachTheSinkAsOneChunkBeforeTheEnd() throws Exception {
+    var seen = new java.util.ArrayList<String>();
+    CelldConnection.TerminalSink sink = new CelldConnection.TerminalSink() {
+      @Override
+      public void started(long pid) {}
+
+      @Override
+      public void output(byte[] data) {
+        seen.add(new String(data, StandardCharsets.UTF_8));
+      }
+    };
+    CelldConnection.Sent session = connection.open(new CelldRequest.PtyOpen(80, 24, null, null, null, null, true), sink);
+    assertThat(peer.nextId()).isEqualTo(session.id());
+    String head = "{\"id\":" + session.id() + ",\"event\":\"pty_output\",\"bulk\":\"data\"}";
+    var read = new java.io.ByteArrayOutputStream();
+    for (String piece : new String[] {"y\r\n", "y\r\ny\r\n", "y\r\n"}) {
+      read.writeBytes(bulk(head.length(), head, piece));
+    }
+    String big = "z".repeat(CelldConnection.OUTPUT_CHUNK - 2);
+    read.writeBytes(bulk(head.length(), head, big)); // would pass 32 KiB together with the above
+    read.writeBytes(FrameDecoder.encode(("{\"id\":" + session.id() + ",\"ok\":true,\"result\":{\"exitCode\":130,\"closed\":false}}")
+        .getBytes(StandardCharsets.UTF_8)));
+    var seenAtEnd = new java.util.concurrent.atomic.AtomicInteger(-1);
+    session.reply().whenComplete((result, failure) -> seenAtEnd.set(seen.size()));
+
+    connection.stdout(read.toByteArray());
+
+    assertThat(session.reply().get(5, TimeUnit.SECONDS).get("exitCode").intValue()).isEqualTo(130);
+    assertThat(seen).containsExactly("y\r\n".repeat(4), big);
+    assertThat(seenAtEnd).as("all output before the end").hasValue(2);
+  }
+
   @Test
   void malformedFramesCloseTheConnection() throws Exception {
     for (String bad : new String[] {"not json", "[1,2]", "{\"ok\":true}", "{\"id\":-1,\"ok\":true}", "{\"id\":1,\"id\":1,\"ok\":true}",

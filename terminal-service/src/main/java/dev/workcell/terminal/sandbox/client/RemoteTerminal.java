@@ -77,7 +77,7 @@ public final class RemoteTerminal {
       early.clear();
     }
     for (byte[] data : waiting) {
-      target.output(data, () -> acknowledge(data.length));
+      target.output(data);
     }
     ended.thenAccept(target::ended);
   }
@@ -106,14 +106,18 @@ public final class RemoteTerminal {
         return;
       }
     }
-    byte[] data = chunk.data();
-    target.output(data, () -> acknowledge(data.length));
+    target.output(chunk.data());
   }
 
   void end(int exitCode) {
     if (ended.complete(exitCode)) {
       client.forget(this);
     }
+  }
+
+  /** {@code bytes} of output reached the client (a WebSocket write completed): credit back to sandbox-service. */
+  public void written(int bytes) {
+    acknowledge(bytes);
   }
 
   private void acknowledge(int bytes) {

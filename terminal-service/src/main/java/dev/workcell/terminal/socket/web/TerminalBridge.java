@@ -13,7 +13,8 @@ import java.io.ByteArrayOutputStream;
 /**
  * Joins a WebSocket to a terminal, both protocols alike (Open Terminal's and the Work terminal's):
  * binary frames are keystrokes, a text frame {@code {"type":"resize","cols","rows"}} resizes, output
- * goes out as binary frames. Output credit is returned only when a frame's write completed, so a
+ * goes out as binary frames, one write in flight and what arrives meanwhile packed into the next
+ * ({@link OutputFrames}). Output credit is returned only when a frame's write completed, so a
  * browser that stops reading stops the program (decision 0017); keystrokes are sent as soon as they
  * are read, never behind output. Input the {@link InputGate} holds waits here with the socket paused
  * (so at most the frames already read wait), and goes in one piece when the gate opens.
@@ -25,6 +26,7 @@ public final class TerminalBridge implements TerminalScreen {
   private final InputGate gate;
   private final Context context;
   private final ByteArrayOutputStream held = new ByteArrayOutputStream();
+  private final OutputFrames frames = new OutputFrames();
   private boolean gateWaits;
   private boolean drainWaits;
   private boolean reading = true;
@@ -108,13 +110,26 @@ public final class TerminalBridge implements TerminalScreen {
   }
 
   @Override
-  public void output(byte[] data, Runnable written) {
+  public void output(byte[] data) {
+    byte[] frame = frames.offer(data);
+    if (frame != null) {
+      write(frame);
+    }
+  }
+
+  /** One frame at a time: its credit goes back once written, then what gathered meanwhile goes as one frame. */
+  private void write(byte[] frame) {
     if (socket.isClosed()) {
       return; // nothing acknowledged: the terminal is being closed with the socket
     }
-    socket.writeBinaryMessage(Buffer.buffer(data)).onComplete(ar -> {
-      if (ar.succeeded()) {
-        written.run();
+    socket.writeBinaryMessage(Buffer.buffer(frame)).onComplete(ar -> {
+      if (ar.failed()) {
+        return;
+      }
+      terminal.written(frame.length);
+      byte[] next = frames.next();
+      if (next != null) {
+        write(next);
       }
     });
   }
@@ -122,6 +137,8 @@ public final class TerminalBridge implements TerminalScreen {
   @Override
   public void ended(int exitCode) {
     if (!socket.isClosed()) {
+      // What still waited goes out before the close, as the shell's last words ("logout").
+      frames.rest().forEach(frame -> socket.writeBinaryMessage(Buffer.buffer(frame)));
       socket.close((short) 1000, exitCode < 0 ? "terminal lost" : "exit " + exitCode);
     }
   }

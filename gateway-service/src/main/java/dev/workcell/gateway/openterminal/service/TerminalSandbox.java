@@ -19,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /**
  * Requests to sandbox-service for a user's home sandbox. The gateway acts as itself (a service
@@ -76,7 +77,7 @@ public class TerminalSandbox {
             "The file has " + first.size() + " bytes; at most " + maxBytes + " are served");
       }
       ByteBudget.Hold hold = budget.take(GatewayBudget.terminalUser(caller.userId()), 2L * Math.min(CHUNK, first.size()));
-      return new FileStream(first.size(), from(caller, path, first, first.size()).onTermination().invoke(hold::close), hold);
+      return new FileStream(first.size(), from(first, first.size(), offset -> chunk(caller, path, offset)).onTermination().invoke(hold::close), hold);
     });
   }
 
@@ -98,20 +99,48 @@ public class TerminalSandbox {
     });
   }
 
-  private Multi<byte[]> from(TerminalCaller caller, String path, FileBytes chunk, long size) {
-    byte[] data = chunk.data() == null ? new byte[0] : chunk.data();
-    if (chunk.offset() + data.length > size) {
-      data = Arrays.copyOf(data, (int) Math.max(0, size - chunk.offset()));
+  /**
+   * One chunk after another, each fetched when the previous one was taken. Iterative on purpose: a
+   * stream concatenated recursively (this chunk, then the rest) keeps every chunk it handed out
+   * reachable until the download ends, and two 50 MB archives and a 25 MB view at once took the
+   * gateway's 160 MB heap.
+   */
+  static Multi<byte[]> from(FileBytes first, long size, LongFunction<Uni<FileBytes>> fetch) {
+    Reading reading = new Reading(first, size); // not in the state supplier: that would hold the first chunk to the end
+    return Multi.createBy().repeating()
+        .uni(() -> reading, next -> next.next(fetch))
+        .whilst(piece -> !piece.last())
+        .map(Piece::data);
+  }
+
+  private record Piece(byte[] data, boolean last) {}
+
+  /** Where one download stands: the first chunk (fetched for the size) goes out first, then the next offsets. */
+  private static final class Reading {
+    private FileBytes first;
+    private final long size;
+    private long offset;
+
+    Reading(FileBytes first, long size) {
+      this.first = first;
+      this.size = size;
     }
-    long next = chunk.offset() + data.length;
-    Multi<byte[]> head = Multi.createFrom().item(data);
-    // An empty chunk before eof would loop forever on a misbehaving answer; stop there instead.
-    if (chunk.eof() || data.length == 0 || next >= size) {
-      return head;
+
+    Uni<Piece> next(LongFunction<Uni<FileBytes>> fetch) {
+      FileBytes ready = first;
+      first = null;
+      return (ready != null ? Uni.createFrom().item(ready) : fetch.apply(offset)).map(this::piece);
     }
-    Multi<byte[]> rest = Multi.createFrom().deferred(() -> chunk(caller, path, next).toMulti()
-        .onItem().transformToMultiAndConcatenate(following -> from(caller, path, following, size)));
-    return Multi.createBy().concatenating().streams(head, rest);
+
+    private Piece piece(FileBytes chunk) {
+      byte[] data = chunk.data() == null ? new byte[0] : chunk.data();
+      if (chunk.offset() + data.length > size) {
+        data = Arrays.copyOf(data, (int) Math.max(0, size - chunk.offset()));
+      }
+      offset = chunk.offset() + data.length;
+      // An empty chunk before eof would loop forever on a misbehaving answer; stop there instead.
+      return new Piece(data, chunk.eof() || data.length == 0 || offset >= size);
+    }
   }
 
   private Uni<FileBytes> chunk(TerminalCaller caller, String path, long offset) {

@@ -21,10 +21,14 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.VertxInternal;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -54,6 +58,8 @@ public class NatsResponder {
   private volatile Connection dispatcherConnection;
   private volatile Context[] eventLoops;
   private final AtomicInteger nextLoop = new AtomicInteger();
+  /** Start-up work still running, the start-up itself included: nothing is subscribed before it is done. */
+  private final AtomicInteger startHolds = new AtomicInteger(1);
 
   public NatsResponder(NatsConnection nats, MessageCodec codec, Vertx vertx, ServiceIdentity identity) {
     this.nats = nats;
@@ -87,6 +93,39 @@ public class NatsResponder {
     register(subject, handler, false);
   }
 
+  /**
+   * Holds this service's subjects back until the returned action runs: for start-up work without
+   * which the service would take requests it cannot answer within their deadline (a cold database
+   * pool). Meanwhile a caller hears at once that nobody serves the subject (503, retryable); under
+   * load a task-service that subscribed first answered its first requests 20 s later, after their
+   * 5 s deadline (504).
+   */
+  public Runnable holdStart() {
+    startHolds.incrementAndGet();
+    AtomicBoolean released = new AtomicBoolean();
+    return () -> {
+      if (released.compareAndSet(false, true)) {
+        releaseStart();
+      }
+    };
+  }
+
+  /** After every other start-up observer: they register the handlers and take their holds. */
+  void started(@Observes @Priority(Integer.MAX_VALUE) StartupEvent event) {
+    releaseStart();
+  }
+
+  /** Whether the subjects are subscribed (or will be, on connecting): start-up is done. */
+  public boolean serving() {
+    return startHolds.get() <= 0;
+  }
+
+  private void releaseStart() {
+    if (startHolds.decrementAndGet() == 0 && nats.connected()) {
+      subscribeAll(nats.connection());
+    }
+  }
+
   private <T> void register(Subject<T, ?> subject, RequestHandler<T, ?> handler, boolean onDispatcher) {
     Registration<T> registration = new Registration<>(subject.name(), subject.server(), subject.request(), handler,
         onDispatcher);
@@ -94,7 +133,7 @@ public class NatsResponder {
       throw new IllegalStateException("subject already served: " + subject);
     }
     served.add(subject.server());
-    if (nats.connected()) {
+    if (serving() && nats.connected()) {
       Dispatcher current = dispatcher(nats.connection());
       subscribeAlive(current, subject.server());
       subscribe(current, registration);
@@ -110,6 +149,9 @@ public class NatsResponder {
   }
 
   private synchronized void subscribeAll(Connection connection) {
+    if (!serving()) {
+      return;
+    }
     Dispatcher current = dispatcher(connection);
     for (ServiceName service : served) {
       subscribeAlive(current, service);

@@ -68,6 +68,25 @@ class NatsRequestReplyTest {
     assertThat(TraceParent.isValid(reply.traceparent())).isTrue();
   }
 
+  @Test
+  void anInstanceStillStartingIsNotReachedUntilItsStartUpWorkIsDone() {
+    NatsResponder starting = new NatsResponder(bus.connection, bus.codec, vertx, TestBus.identity(ServiceName.TASK.id()));
+    Runnable poolWarmed = starting.holdStart();
+    starting.started(null);
+    var subject = subject();
+    starting.serve(subject, request -> Uni.createFrom().item(new Echoed(request.body().text(), null, null, null)));
+
+    // Not a late answer after the deadline (504): at once, nobody serves it yet (503, retryable).
+    assertThat(starting.serving()).isFalse();
+    assertThatThrownBy(() -> await(bus.requester.request(subject, new Echo("early"), ALICE)))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE));
+
+    poolWarmed.run();
+    poolWarmed.run(); // a second release is no second start
+    assertThat(starting.serving()).isTrue();
+    assertThat(await(bus.requester.request(subject, new Echo("late"), ALICE)).text()).isEqualTo("late");
+  }
+
   /** Thread the reply's continuation ran on, for a request made on a Vert.x event loop: "asking" when it was that loop. */
   static String continuationThread(NatsRequester requester, Subject<Echo, Echoed> subject) throws Exception {
     CompletableFuture<String> thread = new CompletableFuture<>();

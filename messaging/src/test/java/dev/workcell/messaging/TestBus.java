@@ -39,6 +39,7 @@ final class TestBus implements AutoCloseable {
     inbox = new ReplyInbox(connection);
     requester = new NatsRequester(connection, codec, settings, inbox);
     responder = new NatsResponder(connection, codec, vertx, identity);
+    responder.started(null); // what Quarkus does after start-up
     streams = new StreamProvisioner(connection, settings);
   }
 

@@ -1,5 +1,6 @@
 package dev.workcell.task.support;
 
+import dev.workcell.messaging.NatsResponder;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -22,11 +23,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class ConnectionPoolWarmer {
 
   private final Pool pool;
+  private final NatsResponder responder;
   private final int connections;
 
-  public ConnectionPoolWarmer(Pool pool,
+  public ConnectionPoolWarmer(Pool pool, NatsResponder responder,
       @ConfigProperty(name = "workcell.task.pool-warm-connections", defaultValue = "16") int connections) {
     this.pool = pool;
+    this.responder = responder;
     this.connections = connections;
   }
 
@@ -35,18 +38,24 @@ public class ConnectionPoolWarmer {
       return;
     }
     long started = System.nanoTime();
+    Runnable serve = responder.holdStart();
     List<Uni<SqlConnection>> opening = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
       opening.add(pool.getConnection());
     }
-    // In the background: readiness does not wait, and a failure only means the pool warms on demand.
+    // The service's subjects wait for it (a request on a cold pool outlived its deadline); a failure
+    // only means the pool warms on demand.
     Uni.join().all(opening).andCollectFailures()
         .ifNoItem().after(Duration.ofSeconds(30)).fail()
         .subscribe().with(
             opened -> {
               opened.forEach(SqlConnection::closeAndForget); // back to the pool, still open
+              serve.run();
               Log.infof("opened %d database connections in %d ms", opened.size(), (System.nanoTime() - started) / 1_000_000);
             },
-            failure -> Log.warnf("could not open the database pool ahead of use: %s", failure.getMessage()));
+            failure -> {
+              Log.warnf("could not open the database pool ahead of use: %s", failure.getMessage());
+              serve.run();
+            });
   }
 }

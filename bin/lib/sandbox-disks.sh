@@ -26,7 +26,8 @@ ensure_sandbox_disk_root() {
     de_err "the disk root $root needs root to become a shared mount; sandboxes cannot get bounded disks without it"
     return 1
   fi
-  mkdir -p "$root" && chmod 0711 "$root" || return
+  # .read-only: the read-only clones of the disks that compose's sandbox-mirror binds (decision 0021).
+  mkdir -p "$root/.read-only" && chmod 0711 "$root" || return
   if ! sd_is_shared_mount "$root"; then
     if ! mountpoint -q "$root"; then
       mount --bind "$root" "$root" || { de_err "cannot bind-mount $root onto itself"; return 1; }
@@ -41,10 +42,20 @@ ensure_sandbox_disk_root() {
 }
 
 # The disks of one sandbox-service instance, after its volumes were removed by hand (a compose
-# teardown): unmount each (its loop device detaches) and delete its image.
+# teardown): unmount each, its read-only clone first (its loop device detaches), and delete its image.
 remove_sandbox_disks() {
-  local dir base
+  local dir base view
   base="$(sd_root)/${1:?instance}"
+  view="$(sd_root)/.read-only/$1"
+  for dir in "$view"/*/; do
+    [[ -d $dir ]] || continue
+    dir=${dir%/}
+    if mountpoint -q "$dir/mnt"; then
+      umount "$dir/mnt" || { de_err "cannot unmount $dir/mnt"; continue; }
+    fi
+    rm -rf --one-file-system "$dir"
+  done
+  rmdir "$view" 2>/dev/null || true
   [[ -d $base ]] || return 0
   for dir in "$base"/*/; do
     [[ -d $dir ]] || continue

@@ -183,7 +183,9 @@ func celldNames(names []string) []string {
 	return kept
 }
 
-func isPartName(n string) bool { return strings.HasPrefix(n, PartPrefix) && validUpload(n[len(PartPrefix):]) }
+func isPartName(n string) bool {
+	return strings.HasPrefix(n, PartPrefix) && validUpload(n[len(PartPrefix):])
+}
 
 func isTmpName(n string) bool {
 	if !strings.HasPrefix(n, tmpPrefix) || len(n) != len(tmpPrefix)+16 {

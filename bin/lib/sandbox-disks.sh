@@ -41,29 +41,23 @@ ensure_sandbox_disk_root() {
   de_say "sandbox disks: $root is a shared mount ($(ls -d "$root"/*/*/ 2>/dev/null | wc -l) disks)"
 }
 
+# Unmounts DIR/*/mnt and removes each DIR/*, then DIR itself if empty.
+sd_unmount_all() {
+  local dir
+  for dir in "$1"/*/; do
+    [[ -d $dir ]] || continue
+    dir=${dir%/}
+    if mountpoint -q "$dir/mnt"; then
+      umount "$dir/mnt" || { de_err "cannot unmount $dir/mnt"; continue; }
+    fi
+    rm -rf --one-file-system "$dir"
+  done
+  rmdir "$1" 2>/dev/null || true
+}
+
 # The disks of one sandbox-service instance, after its volumes were removed by hand (a compose
 # teardown): unmount each, its read-only clone first (its loop device detaches), and delete its image.
 remove_sandbox_disks() {
-  local dir base view
-  base="$(sd_root)/${1:?instance}"
-  view="$(sd_root)/.read-only/$1"
-  for dir in "$view"/*/; do
-    [[ -d $dir ]] || continue
-    dir=${dir%/}
-    if mountpoint -q "$dir/mnt"; then
-      umount "$dir/mnt" || { de_err "cannot unmount $dir/mnt"; continue; }
-    fi
-    rm -rf --one-file-system "$dir"
-  done
-  rmdir "$view" 2>/dev/null || true
-  [[ -d $base ]] || return 0
-  for dir in "$base"/*/; do
-    [[ -d $dir ]] || continue
-    dir=${dir%/}
-    if mountpoint -q "$dir/mnt"; then
-      umount "$dir/mnt" || { de_err "cannot unmount $dir/mnt"; continue; }
-    fi
-    rm -rf --one-file-system "$dir"
-  done
-  rmdir "$base" 2>/dev/null || true
+  sd_unmount_all "$(sd_root)/.read-only/${1:?instance}"
+  sd_unmount_all "$(sd_root)/$1"
 }

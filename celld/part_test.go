@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"os"
 	"testing"
+	"time"
 
 	"workcell.dev/celld/internal/fileops"
 	"workcell.dev/celld/internal/wire"
@@ -100,5 +101,36 @@ func TestWritePartRefusesGapsStrangersAndLinks(t *testing.T) {
 	}
 	if _, err := os.Lstat(h.path("a.bin")); !os.IsNotExist(err) {
 		t.Fatal("a refused upload created the target")
+	}
+}
+
+// A restore abandoned half way (its caller gone) leaves a part file beside the target; once it is an
+// hour old, the next celld (its sandbox started again) removes it, in the walk fallback too. The
+// model never saw it as the target: the target kept its old content throughout.
+func TestAnAbandonedPartFileIsGoneAtTheNextStart(t *testing.T) {
+	for _, walk := range []bool{false, true} {
+		dir := t.TempDir()
+		h := newHarnessAt(t, dir, harnessOpts{walk: walk})
+		h.mustWrite(t, "restore/big.bin", "old")
+		decode[writeResult](t, h.call(partReq("restore/big.bin", 0, []byte("the first half"), false)))
+		partFile := h.path("restore/" + fileops.PartPrefix + testUpload)
+		if got := decode[readResult](t, h.call(map[string]any{"op": "read", "path": "restore/big.bin"})); got.Content != "old" {
+			t.Fatalf("the target reads %q during the upload", got.Content)
+		}
+		old := time.Now().Add(-fileops.PartMaxAge - time.Minute)
+		if err := os.Chtimes(partFile, old, old); err != nil {
+			t.Fatal(err)
+		}
+
+		newHarnessAt(t, dir, harnessOpts{walk: walk})
+		if _, err := os.Lstat(partFile); !os.IsNotExist(err) {
+			t.Fatalf("walk=%v: the abandoned part file is still there", walk)
+		}
+		if _, err := os.Lstat(h.path(fileops.PartDirsFile)); !os.IsNotExist(err) {
+			t.Fatalf("walk=%v: the state file stays with nothing left to sweep", walk)
+		}
+		if b, _ := os.ReadFile(h.path("restore/big.bin")); string(b) != "old" {
+			t.Fatalf("walk=%v: the target holds %q", walk, b)
+		}
 	}
 }

@@ -26,7 +26,8 @@ ensure_sandbox_disk_root() {
     de_err "the disk root $root needs root to become a shared mount; sandboxes cannot get bounded disks without it"
     return 1
   fi
-  mkdir -p "$root" && chmod 0711 "$root" || return
+  # .read-only: the read-only clones of the disks that compose's sandbox-mirror binds (decision 0021).
+  mkdir -p "$root/.read-only" && chmod 0711 "$root" || return
   if ! sd_is_shared_mount "$root"; then
     if ! mountpoint -q "$root"; then
       mount --bind "$root" "$root" || { de_err "cannot bind-mount $root onto itself"; return 1; }
@@ -40,13 +41,10 @@ ensure_sandbox_disk_root() {
   de_say "sandbox disks: $root is a shared mount ($(ls -d "$root"/*/*/ 2>/dev/null | wc -l) disks)"
 }
 
-# The disks of one sandbox-service instance, after its volumes were removed by hand (a compose
-# teardown): unmount each (its loop device detaches) and delete its image.
-remove_sandbox_disks() {
-  local dir base
-  base="$(sd_root)/${1:?instance}"
-  [[ -d $base ]] || return 0
-  for dir in "$base"/*/; do
+# Unmounts DIR/*/mnt and removes each DIR/*, then DIR itself if empty.
+sd_unmount_all() {
+  local dir
+  for dir in "$1"/*/; do
     [[ -d $dir ]] || continue
     dir=${dir%/}
     if mountpoint -q "$dir/mnt"; then
@@ -54,5 +52,12 @@ remove_sandbox_disks() {
     fi
     rm -rf --one-file-system "$dir"
   done
-  rmdir "$base" 2>/dev/null || true
+  rmdir "$1" 2>/dev/null || true
+}
+
+# The disks of one sandbox-service instance, after its volumes were removed by hand (a compose
+# teardown): unmount each, its read-only clone first (its loop device detaches), and delete its image.
+remove_sandbox_disks() {
+  sd_unmount_all "$(sd_root)/.read-only/${1:?instance}"
+  sd_unmount_all "$(sd_root)/$1"
 }

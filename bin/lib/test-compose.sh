@@ -11,8 +11,8 @@
 #   B, the socket proxy: the same file round trip through the proxy, engine calls outside the allowed
 #     ones refused by the proxy (403) from inside sandbox-service, which holds no socket, and the proxy
 #     unreachable from a sandbox.
-# After each, `down -v` (after the sandboxes sandbox-service made) leaves no container, volume or
-# network behind. Reports through wt_check (bin/lib/test.sh). Sourced; defines functions only.
+# After each, `down -v` (after the sandboxes sandbox-service made) leaves no container, volume,
+# network or disk mount behind. Reports through wt_check (bin/lib/test.sh). Sourced; defines functions only.
 
 TC_PORT=${WORKCELL_COMPOSE_TEST_PORT:-18580}
 TC_READY_LIMIT=${WORKCELL_COMPOSE_READY_LIMIT:-90}
@@ -113,14 +113,32 @@ tc_mirror_copies_a_sandbox_file() {
   return 1
 }
 
-# sandbox-mirror gets the disk root as a read-only bind (rslave) and runs as the sandboxes' user with no
-# capability; the S3 identity is in the S3 server's and sandbox-mirror's secrets only. (A disk mounted
-# after sandbox-mirror started arrives through propagation with its own, writable, flags: decision 0021.)
+# The task's disk was mounted after sandbox-mirror started (the task is made once the stack is
+# healthy), so it reached the mirror through propagation: it must still be read-only there (sandbox-
+# service attaches a clone made read-only before it was attached, decision 0021), and show what the
+# sandbox wrote. The mirror's user owns the folder, so a refused write is the mount's doing, not a
+# permission: it must fail with EROFS.
+tc_later_disk_is_read_only_in_mirror() {
+  local id data=/var/lib/workcell/disks/$TC_PROJECT/workcell-ws-$TC_TASK/mnt out
+  id=$(tc_dc ps -q sandbox-mirror)
+  out=$(docker exec "$id" bash -c 'awk -v d="$1" '"'"'$5 == d { print $6, $7 }'"'"' /proc/self/mountinfo
+    cat "$1/data/notes/hello.txt"
+    echo probe >"$1/data/notes/from-mirror.txt" && echo "write succeeded"
+    mkdir "$1/data/from-mirror" && echo "mkdir succeeded"
+    true' bash "$data" 2>&1)
+  printf '      in sandbox-mirror: %s\n' "$(tr '\n' ' ' <<<"$out")" >&2
+  grep -q '^ro,[^ ]* master:' <<<"$out" && grep -qx 'hello from compose' <<<"$out" &&
+    [[ $(grep -c 'Read-only file system' <<<"$out") == 2 ]] && ! grep -q succeeded <<<"$out"
+}
+
+# sandbox-mirror gets the disks' read-only view (<disk root>/.read-only) as a read-only bind (rslave)
+# and runs as the sandboxes' user with no capability; the S3 identity is in the S3 server's and
+# sandbox-mirror's secrets only.
 tc_mirror_is_confined() {
   local id mounts holders svc
   id=$(tc_dc ps -q sandbox-mirror)
-  mounts=$(docker inspect -f '{{range .Mounts}}{{if eq .Destination "/var/lib/workcell/disks"}}{{.RW}} {{.Propagation}}{{end}}{{end}}' "$id")
-  [[ $mounts == 'false rslave' ]] || { printf '      disk root mount: %s\n' "${mounts:-none}" >&2; return 1; }
+  mounts=$(docker inspect -f '{{range .Mounts}}{{if eq .Destination "/var/lib/workcell/disks"}}{{.Source}} {{.RW}} {{.Propagation}}{{end}}{{end}}' "$id")
+  [[ $mounts == "$(sd_root)/.read-only false rslave" ]] || { printf '      disk root mount: %s\n' "${mounts:-none}" >&2; return 1; }
   [[ $(docker inspect -f '{{.Config.User}} {{.HostConfig.CapAdd}}' "$id") == "${WORKCELL_SANDBOX_UID:-1000}:${WORKCELL_SANDBOX_UID:-1000} []" ]] || return 1
   holders=
   for svc in $(tc_dc ps --services); do
@@ -263,7 +281,8 @@ tc_proxy_refuses() {
 
 tc_nothing_left() {
   local left
-  left=$(tc_leftovers | sort -u)
+  left=$(tc_leftovers | sort -u; awk -v a="$(sd_root)/$TC_PROJECT/" -v b="$(sd_root)/.read-only/$TC_PROJECT/" \
+    'index($5, a) == 1 || index($5, b) == 1 { print $5 }' /proc/self/mountinfo)
   [[ -z $left ]] || { printf '      left behind: %s\n' $left >&2; return 1; }
 }
 
@@ -303,7 +322,9 @@ tc_variant_socket() {
   wt_check "compose: the admin token works at the gateway" tc_api GET /api/auth/me
   wt_check "compose: a task is created and a file written and read back in its sandbox" tc_task_file_round_trip
   wt_check "compose: that file reaches the S3 bucket through sandbox-mirror within 30 s" tc_mirror_copies_a_sandbox_file
-  wt_check "compose: sandbox-mirror has the disk root as a read-only rslave bind, uid 1000, no capability; only it and the S3 server hold the S3 key" \
+  wt_check "compose: a disk mounted after sandbox-mirror started is read-only in it (EROFS) and shows the sandbox's file" \
+    tc_later_disk_is_read_only_in_mirror
+  wt_check "compose: sandbox-mirror has the disks' read-only view as a read-only rslave bind, uid 1000, no capability; only it and the S3 server hold the S3 key" \
     tc_mirror_is_confined
   wt_check "compose: its run ends failed (no such provider configured)" tc_run_ends_honestly
   wt_check "compose: a scripted agent run writes its file through the tools and completes" tc_agent_run

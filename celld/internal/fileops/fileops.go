@@ -284,6 +284,14 @@ func (s *Files) ReadBytes(path string, offset, limit *int64) (any, error) {
 type Files struct {
 	root    *confine.Root
 	writeMu sync.Mutex // makes expectedVersion check + rename atomic with respect to other celld writes
+	parts   *partSweeper
 }
 
-func New(root *confine.Root) *Files { return &Files{root: root} }
+// New serves files beneath root; it first sweeps the folders where a previous celld saw uploads in
+// parts start (PartDirsFile), if any.
+func New(root *confine.Root) *Files {
+	f := &Files{root: root}
+	f.parts = newPartSweeper(root, &f.writeMu)
+	f.parts.resume()
+	return f
+}

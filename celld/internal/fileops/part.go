@@ -11,7 +11,8 @@ import (
 // WritePartArgs is one part of a file written in parts (restores of large files): the parts go,
 // in order, into a hidden part file beside the target, and the last one renames it over the target,
 // so the target is the old file or the whole new one, never a torn one. celld keeps no state
-// between parts: the part file's name comes from the caller's upload id.
+// between parts: the part file's name comes from the caller's upload id. An upload never finished
+// leaves its part file, which the sweeper (partsweep.go) removes once untouched for PartMaxAge.
 type WritePartArgs struct {
 	WriteTarget
 	Upload string  `json:"upload"`
@@ -55,6 +56,10 @@ func (s *Files) WritePart(req *WritePartArgs) (any, error) {
 			return nil, wire.Errf(wire.CodeNotFound, "%s: upload %s has no part file (it must start at offset 0)", p, req.Upload)
 		}
 		return nil, wire.FSError(err, p)
+	}
+	if req.Offset == 0 && !req.Last { // a file in one part leaves no part file behind, even when it fails
+		dir, _ := confine.SplitParent(p)
+		s.parts.started(dir)
 	}
 	st, err := appendPart(fd, req.Offset, data, req.Last, perm)
 	syscall.Close(fd)

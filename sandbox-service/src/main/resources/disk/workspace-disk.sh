@@ -4,13 +4,24 @@
 # mounts made here appear on the host, where dockerd binds <volume>/mnt/data into the sandbox.
 # Layout: /disks/<instance>/<volume>/{disk.img,mnt/}; the workspace is mnt/data, which exists
 # only while the image is mounted: an unmounted disk makes the bind fail, never writes the host's disk.
-# Usage: sh -c "$script" disk ensure|mount|remove|clear INSTANCE [VOLUME [SIZE_BYTES]]...
+# With --read-only-view, ensure and mount also attach a read-only clone of each disk's mnt at
+# /disks/.read-only/<instance>/<volume>/mnt (decision 0021): a reader bound to /disks/.read-only
+# (compose's sandbox-mirror) gets disks mounted after it started read-only, which a read-only bind of
+# the disk root cannot give (a later mount propagates with its own, writable, flags). remove and clear
+# always take the clone away first: it holds the filesystem (and its loop device) otherwise.
+# Usage: sh -c "$script" disk [--read-only-view] ensure|mount|remove|clear INSTANCE [VOLUME [SIZE_BYTES]]...
 set -eu
 
+read_only_view=
+if [ "$1" = --read-only-view ]; then
+  read_only_view=1
+  shift
+fi
 op=$1
 instance=$2
 shift 2
 base=/disks/$instance
+view=/disks/.read-only/$instance
 
 valid_name() {
   case $1 in
@@ -36,6 +47,46 @@ attach() { # attach IMAGE DIR
     fi
     sleep 0.25
   done
+}
+
+# Attaches a read-only clone of the mounted disk NAME under the view, once: open_tree makes a detached
+# copy, mount_setattr makes it read-only while nobody can reach it yet, move_mount attaches it, so it
+# propagates (to the host, to sandbox-mirror's rslave bind) already read-only. util-linux's
+# `mount --bind -o ro` cannot: it binds, the bind propagates writable, then it remounts. Kernel >= 5.12.
+view_attach() { # view_attach NAME
+  [ -n "$read_only_view" ] || return 0
+  mkdir -p "$view/$1/mnt"
+  mountpoint -q "$view/$1/mnt" && return 0
+  python3 - "$base/$1/mnt" "$view/$1/mnt" <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+# The numbers of the three calls are the same on every architecture (they came after 5.0's unification).
+OPEN_TREE, MOVE_MOUNT, MOUNT_SETATTR = 428, 429, 442
+AT_FDCWD, AT_EMPTY_PATH, AT_RECURSIVE = -100, 0x1000, 0x8000
+OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC, MOVE_MOUNT_F_EMPTY_PATH = 1, 0o2000000, 4
+RDONLY, NOSUID, NODEV, NOEXEC = 0x1, 0x2, 0x4, 0x8
+class MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
+                ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+def call(what, *args):
+    r = libc.syscall(*args)
+    if r < 0:
+        sys.exit("%s %s: %s" % (what, sys.argv[1], os.strerror(ctypes.get_errno())))
+    return r
+tree = call("open_tree", OPEN_TREE, AT_FDCWD, sys.argv[1].encode(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)
+attr = MountAttr(RDONLY | NOSUID | NODEV | NOEXEC, 0, 0, 0)
+call("mount_setattr", MOUNT_SETATTR, tree, b"", AT_EMPTY_PATH | AT_RECURSIVE, ctypes.byref(attr), ctypes.sizeof(attr))
+call("move_mount", MOVE_MOUNT, tree, b"", AT_FDCWD, sys.argv[2].encode(), MOVE_MOUNT_F_EMPTY_PATH)
+PY
+}
+
+# Detaches the read-only clone of NAME and removes its folder under the view (whatever the option).
+view_remove() { # view_remove NAME
+  [ -d "$view/$1" ] || return 0
+  if mountpoint -q "$view/$1/mnt"; then
+    umount "$view/$1/mnt"
+  fi
+  rm -rf --one-file-system "$view/$1"
 }
 
 # Prints "<block size> <blocks> <free blocks>" of a mounted disk.
@@ -68,6 +119,7 @@ case $op in
       mkdir "$dir/mnt/data"
       chown 1000:1000 "$dir/mnt/data"
     fi
+    view_attach "$name"
     echo "ready $name $(report "$dir/mnt")"
     ;;
   mount)
@@ -88,7 +140,9 @@ case $op in
       else
         echo "failed $name"
         status=1
+        continue
       fi
+      view_attach "$name" || { echo "failed $name (read-only view)"; status=1; }
     done
     exit "$status"
     ;;
@@ -96,6 +150,7 @@ case $op in
     name=$1
     valid_name "$name"
     dir=$base/$name
+    view_remove "$name"
     [ -d "$dir" ] || exit 0
     if mountpoint -q "$dir/mnt"; then
       umount "$dir/mnt"
@@ -109,6 +164,12 @@ case $op in
     ;;
   clear)
     # Every disk of the instance (tests' cleanup).
+    for dir in "$view"/*/; do
+      [ -d "$dir" ] || continue
+      dir=${dir%/}
+      view_remove "${dir##*/}"
+    done
+    rmdir "$view" 2>/dev/null || true
     [ -d "$base" ] || exit 0
     for dir in "$base"/*/; do
       [ -d "$dir" ] || continue

@@ -195,6 +195,15 @@ public interface SandboxSettings {
      */
     @WithDefault("/var/lib/workcell/disks")
     String root();
+
+    /**
+     * Also attach a read-only clone of every mounted disk under {@code <root>/.read-only/<instance>/},
+     * made read-only before it is attached, for a reader that binds that folder (compose's
+     * sandbox-mirror, decision 0021): a read-only bind of the root itself passes disks mounted after
+     * it was made on writable. Needs a kernel of 5.12 or later.
+     */
+    @WithDefault("false")
+    boolean readOnlyView();
   }
 
   interface Celld {

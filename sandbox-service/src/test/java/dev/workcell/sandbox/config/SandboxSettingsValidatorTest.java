@@ -206,6 +206,7 @@ class SandboxSettingsValidatorTest {
         return new Disk() {
           public boolean bounded() { return true; }
           public String root() { return o.getOrDefault("diskRoot", "/var/lib/workcell/disks"); }
+          public boolean readOnlyView() { return false; }
         };
       }
       public String instance() { return "default"; }

@@ -89,7 +89,8 @@ public class DockerSandboxDriver implements SandboxDriver {
     this.celld = new CelldVolume(docker, helpers, settings.celld().image(), settings.runtimeImage(), settings.instance());
     this.closedNetwork = new ClosedNetworkCheck(docker, helpers, settings.closedNetworkCheck());
     this.egress = new EgressAttachment(docker, () -> egressProxy, EgressNetwork.name(settings));
-    this.disks = new WorkspaceDisks(docker, helpers, settings.disk().bounded(), settings.disk().root(), settings.instance());
+    this.disks = new WorkspaceDisks(docker, helpers, settings.disk().bounded(), settings.disk().root(), settings.instance(),
+        settings.disk().readOnlyView());
   }
 
   @Override

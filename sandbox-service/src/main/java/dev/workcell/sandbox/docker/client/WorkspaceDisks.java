@@ -41,7 +41,9 @@ import java.util.regex.Pattern;
  * <p>sandbox-service needs no root for this: {@code workspace-disk.sh} runs in a short-lived helper
  * as root with only CAP_SYS_ADMIN (mount), CAP_MKNOD (a loop device node) and CAP_CHOWN, the loop
  * devices alone, no network, and the disk root bind-mounted {@code rshared}, so its mounts appear on
- * the host where dockerd binds them.
+ * the host where dockerd binds them. With {@code disk.read-only-view} it also attaches a read-only
+ * clone of each disk under {@code <root>/.read-only/<instance>/<volume>/mnt} for compose's sandbox-mirror
+ * (decision 0021).
  */
 public final class WorkspaceDisks {
 
@@ -58,14 +60,17 @@ public final class WorkspaceDisks {
   private final boolean enabled;
   private final String root;
   private final String instance;
+  private final boolean readOnlyView;
   private final Map<String, DiskUsage> measured = new ConcurrentHashMap<>();
 
-  WorkspaceDisks(DockerClient docker, HelperContainer helpers, boolean enabled, String root, String instance) {
+  WorkspaceDisks(DockerClient docker, HelperContainer helpers, boolean enabled, String root, String instance,
+      boolean readOnlyView) {
     this.docker = docker;
     this.helpers = helpers;
     this.enabled = enabled;
     this.root = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
     this.instance = instance;
+    this.readOnlyView = readOnlyView;
   }
 
   /** Whether new volumes get a disk of their own. */
@@ -196,6 +201,9 @@ public final class WorkspaceDisks {
 
   private HelperContainer.Outcome run(String purpose, String image, List<String> args) {
     List<String> command = new ArrayList<>(List.of("sh", "-c", SCRIPT, "workspace-disk"));
+    if (readOnlyView) {
+      command.add("--read-only-view");
+    }
     command.addAll(args);
     try {
       return helpers.runAsRoot(purpose, image, command, hostConfig(root));

@@ -254,8 +254,8 @@ public final class TaskSubjects {
    * The gateway sends these with the role its token claims and no separate account read; on
    * {@code role_changed} it reads the account and asks again with the stored role.
    */
-  public static final java.util.Set<Subject<?, ?>> CALLER_CHECKED = java.util.Set.of(CREATE, LIST, GET, UPDATE, DELETE,
-      RUN_START, RUN_CANCEL, RUN_GET, MESSAGE_POST, MESSAGE_PAGE, APPROVALS, APPROVALS_TOGGLE, APPROVAL_DECIDE,
+  public static final java.util.Set<Subject<?, ?>> CALLER_CHECKED = java.util.Set.of(CREATE, LIST, GET, SANDBOX, UPDATE,
+      DELETE, RUN_START, RUN_CANCEL, RUN_GET, MESSAGE_POST, MESSAGE_PAGE, APPROVALS, APPROVALS_TOGGLE, APPROVAL_DECIDE,
       APPROVAL_RULE_DELETE, TICKET_ISSUE, POLICIES, ADMIN_TASKS);
 
   private TaskSubjects() {}

@@ -66,6 +66,7 @@ class CallerCheckTest {
     requests.add(Call.of(TaskSubjects.CREATE, new CreateTask(null, "another task", ProviderKind.OLLAMA, "ollama", "qwen3:8b", null)));
     requests.add(Call.of(TaskSubjects.LIST, new ListTasks()));
     requests.add(Call.of(TaskSubjects.GET, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.SANDBOX, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.UPDATE, new UpdateTask(id, "taken over", null, null, null)));
     requests.add(Call.of(TaskSubjects.DELETE, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.RUN_START, new StartRun(id, "start again")));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.task.ApprovalApi.DecideApproval;
 import dev.workcell.contracts.task.ApprovalApi.DeleteApprovalRule;
 import dev.workcell.contracts.task.ApprovalApi.SetApprovals;
@@ -60,6 +61,7 @@ class OwnerIsolationTest {
 
     List<Call<?>> requests = new ArrayList<>();
     requests.add(Call.of(TaskSubjects.GET, new TaskRef(id)));
+    requests.add(Call.of(TaskSubjects.SANDBOX, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.UPDATE, new UpdateTask(id, "mine now", null, null, null)));
     requests.add(Call.of(TaskSubjects.DELETE, new TaskRef(id)));
     requests.add(Call.of(TaskSubjects.SEEN, new TaskRef(id)));
@@ -80,6 +82,8 @@ class OwnerIsolationTest {
         .as(call.toString()).isEqualTo(ErrorCode.NOT_FOUND));
     // Nothing changed for the owner.
     TaskView mine = work.call(TaskSubjects.GET, new TaskRef(id), owner).task();
+    assertThat(work.call(TaskSubjects.SANDBOX, new TaskRef(id), owner))
+        .isEqualTo(new SandboxRef(id, owner.accountId()));
     assertThat(mine.title()).isEqualTo(created.task().title());
     assertThat(mine.state()).isEqualTo(TaskState.PREPARING);
   }

@@ -26,9 +26,7 @@ public class OwnedPageQuery {
   // and the id of the next older one, so the cut and "are there older ones" need neither a count
   // over the whole page nor a sort of its wide rows. Rows only leave the database when the facts
   // allow it and while the running size stays within the cap.
-  static final String SQL = "with g as (select a.role, a.status, s.access_mode as mode,"
-      + " exists (select 1 from tasks t where t.id = $2 and t.owner_id = a.id) as owned"
-      + " from accounts a cross join work_settings s where a.id = $1 and s.id = " + WorkSettingsEntity.ID + ")"
+  static final String SQL = "with g as (" + OwnedTaskFacts.SQL + ")"
       + " select g.role as account_role, g.status, g.mode, g.owned, null::bigint as id, null::uuid as run_id,"
       + " null::text as role, null::text as content, null::text as tool_call_id, null::text as tool_calls,"
       + " null::boolean as sent_during_run, null::timestamptz as delivered_at, null::boolean as truncated,"

@@ -10,6 +10,7 @@ import dev.workcell.contracts.task.TaskSubjects.KnownTasks;
 import dev.workcell.messaging.NatsResponder;
 import dev.workcell.task.task.service.RuntimeSpecs;
 import dev.workcell.task.task.service.TaskDeletion;
+import dev.workcell.task.task.service.TaskSandboxRefs;
 import dev.workcell.task.task.service.TaskService;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,11 +21,11 @@ import jakarta.enterprise.event.Observes;
 public class TaskHandlers {
 
   void register(@Observes StartupEvent event, NatsResponder responder, TaskService tasks, TaskDeletion deletion,
-      RuntimeSpecs specs) {
+      RuntimeSpecs specs, TaskSandboxRefs sandboxes) {
     responder.serve(TaskSubjects.CREATE, r -> tasks.create(r.actor(), r.body()));
     responder.serve(TaskSubjects.LIST, r -> tasks.list(r.actor()));
     responder.serve(TaskSubjects.GET, r -> tasks.get(r.actor(), r.body()));
-    responder.serve(TaskSubjects.SANDBOX, r -> tasks.sandboxOf(r.actor(), r.body()));
+    responder.serve(TaskSubjects.SANDBOX, r -> sandboxes.of(r.actor(), r.body()));
     responder.serve(TaskSubjects.UPDATE, r -> tasks.update(r.actor(), r.body()));
     responder.serve(TaskSubjects.DELETE, r -> deletion.delete(r.actor(), r.body()));
     responder.serve(TaskSubjects.SEEN, r -> tasks.markSeen(r.actor(), r.body()));

@@ -9,7 +9,6 @@ import dev.workcell.contracts.task.TaskApi.CreateTask;
 import dev.workcell.contracts.task.TaskApi.TaskCreated;
 import dev.workcell.contracts.task.TaskApi.TaskDetail;
 import dev.workcell.contracts.task.TaskApi.TaskList;
-import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
 import dev.workcell.contracts.task.TaskApi.UpdateTask;
 import dev.workcell.contracts.task.TaskState;
@@ -150,14 +149,6 @@ public class TaskService {
                         pending.intValue()))))));
   }
 
-  /** The task's sandbox, for its owner: the account and ownership checks of {@link #get} and nothing else. */
-  public Uni<SandboxRef> sandboxOf(Actor actor, TaskRef request) {
-    UUID taskId = Ids.parse(request.taskId()).orElseThrow(Failures::taskNotFound);
-    return Panache.withSession(() -> access.requireWorkUser(actor)
-        .chain(caller -> tasks.findOwned(taskId, caller.accountId()))
-        .onItem().ifNull().failWith(Failures::taskNotFound)
-        .map(task -> new SandboxRef(task.id.toString(), task.ownerId.toString())));
-  }
 
   /** Renames or re-routes; the active run keeps the route it started with. */
   public Uni<TaskView> update(Actor actor, UpdateTask request) {

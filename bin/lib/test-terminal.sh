@@ -34,6 +34,9 @@ wt_terminal_checks() {
     python3 "$ROOT/bin/lib/e2e/work_terminal_checks.py" "$url" "$admin" "$user" --idle 3000
   wt_check "work terminal: terminal-service restarts with the default idle timeout" \
     wt_terminal_restart "$state" "$@"
+  # Last: the kill leaves sandbox-service restarted by the launcher (its sandboxes stopped by the new instance).
+  wt_check "terminal: kill -9 of sandbox-service closes an open Work and Open Terminal terminal (1011) within 5 s, frees their places; new ones work once it is back" \
+    python3 "$ROOT/bin/lib/e2e/work_terminal_checks.py" "$url" "$admin" "$user" --lost "$state/run/sandbox-service.pid" "$key"
 }
 
 # wt_terminal_restart STATE_DIR STACK_COMMAND... — stops terminal-service; up starts it with this environment.

@@ -1,10 +1,12 @@
 """The Work terminal on a real stack (issue 20): /ws/work-terminal with one-time tickets.
 
-    python3 work_terminal_checks.py URL ADMIN_TOKEN USER_TOKEN [--idle MS]
+    python3 work_terminal_checks.py URL ADMIN_TOKEN USER_TOKEN [--idle MS | --lost PID_FILE KEY]
 
 USER_TOKEN: an account of the checks' own (an admin, so Work is open to it); the stack's admin
 disables and re-enables it. Prints what it saw; exit status 0 when every check holds. With --idle,
 only the idle timeout check, against a terminal-service started with WORK_TERMINAL_IDLE_TIMEOUT_MS=MS.
+With --lost, only the check that kill -9 of sandbox-service (its pid in PID_FILE; the launcher restarts
+it) closes open terminals, a Work terminal and an Open Terminal one (server key KEY), promptly.
 """
 import json
 import os
@@ -15,10 +17,12 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ws_client import WebSocket  # noqa: E402
-from terminal_checks import read_until, expect_close  # noqa: E402
+from terminal_checks import Terminal, read_until, expect_close  # noqa: E402
 
 URL, ADMIN, USER = sys.argv[1:4]
 IDLE_MS = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[4] == "--idle" else None
+LOST = sys.argv[5:7] if len(sys.argv) > 6 and sys.argv[4] == "--lost" else None
+LOST_WITHIN = 5.0  # seconds: decision 0024's probe answers within about two
 
 
 def call(method, path, token, body=None):
@@ -100,6 +104,56 @@ def idle_timeout_closes():
         call("DELETE", f"/api/work/tasks/{task_id}", USER)
 
 
+def lost_sessions_close():
+    pid_file, key = LOST
+    task_id = task()
+    t = Terminal(URL, key, "terminal-lost-check")
+    try:
+        sid = t.create()
+        sockets = {"open terminal": t.connect(sid)}
+        for n in (1, 2):  # the task's whole cap (2): a slot that is not freed shows as a 429 afterwards
+            sockets[f"work terminal {n}"] = connect(ticket(task_id), task_id)
+        for name, ws in sockets.items():
+            ws.send_binary(b"echo up$((7*6))\r")
+            read_until(ws, r"up42")
+        with open(pid_file) as f:
+            pid = int(f.read().strip())
+        os.kill(pid, 9)
+        killed = time.monotonic()
+        for name, ws in sockets.items():
+            reason = expect_close(ws, 1011, timeout=LOST_WITHIN + 10)
+            took = time.monotonic() - killed
+            print(f"{name}: closed 1011 {took:.2f} s after kill -9 of sandbox-service ({pid}): {reason}")
+            assert took <= LOST_WITHIN, f"{name} stayed open {took:.2f} s"
+        status, body = t.http("GET", "/api/terminals/" + sid)
+        assert status == 404, f"the lost Open Terminal session is still listed: {status} {body}"
+        # Once the service is back (the launcher restarts it), new terminals work, and the task's two slots are free.
+        deadline, last = time.monotonic() + 90, None
+        while True:
+            try:
+                ws = t.connect(t.create())
+                ws.send_binary(b"echo back$((8*8))\r")
+                read_until(ws, r"back64")
+                ws.close()
+                break
+            except (AssertionError, ConnectionError, OSError) as e:
+                last = e
+                assert time.monotonic() < deadline, f"no new terminal within 90 s of the kill: {last!r}"
+                time.sleep(1)
+        print(f"a new Open Terminal terminal works {time.monotonic() - killed:.1f} s after the kill")
+        work = [connect(ticket(task_id), task_id) for _ in (1, 2)]
+        for ws in work:
+            ws.send_binary(b"echo again$((9*9))\r")
+            read_until(ws, r"again81")
+            ws.close()
+    finally:
+        call("DELETE", f"/api/work/tasks/{task_id}", USER)
+
+
+if LOST is not None:
+    sys.exit(0 if check("terminal: kill -9 of sandbox-service closes open terminals (1011) promptly; new ones work after",
+                        lost_sessions_close) else 1)
+
 if IDLE_MS is not None:
     sys.exit(0 if check(f"work terminal: {IDLE_MS} ms without input or output closes the session (4000)",
                         idle_timeout_closes) else 1)
@@ -162,8 +216,8 @@ def disabling_closes_within_a_second():
     status, body = call("PUT", f"/api/work/admin/accounts/{me['id']}/status", ADMIN, {"status": "disabled"})
     assert status == 200, (status, body)
     try:
-        # 4003 when terminal-service's check sees it first; 1000 when the disable's sandbox stop ended the shell first.
-        reason = expect_close(ws, (4003, 1000), timeout=5)
+        # 4003 when terminal-service's check sees it first; 1000 or 1011 (lost) when the disable's sandbox stop ended the shell first.
+        reason = expect_close(ws, (4003, 1000, 1011), timeout=5)
     finally:
         took = time.monotonic() - started
         call("PUT", f"/api/work/admin/accounts/{me['id']}/status", ADMIN, {"status": "active"})

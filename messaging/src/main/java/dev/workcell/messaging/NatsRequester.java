@@ -40,6 +40,13 @@ public class NatsRequester {
     this.inbox = inbox;
   }
 
+  /**
+   * A reply and the liveness subject of the instance that answered it ({@code null} when the
+   * responder sent no accept): what a caller watches ({@link InstanceWatch}) when the reply opened
+   * something that lives on in that instance, such as a stream.
+   */
+  public record Answered<R>(R body, String instance) {}
+
   public <Q, R> Uni<R> request(Subject<Q, R> subject, Q body, Actor actor) {
     return request(subject, body, actor, settings.requestTimeout());
   }
@@ -53,7 +60,17 @@ public class NatsRequester {
     return request(subject.name(), subject.server(), body, subject.reply(), actor, deadline);
   }
 
+  /** As {@link #request(Subject, Object, Actor, Duration)}, with the instance that answered. */
+  public <Q, R> Uni<Answered<R>> requestAnswered(Subject<Q, R> subject, Q body, Actor actor, Duration deadline) {
+    return exchange(subject.name(), subject.server(), body, subject.reply(), actor, deadline);
+  }
+
   private <T> Uni<T> request(String subject, ServiceName server, Object body, Class<T> replyType, Actor actor,
+      Duration deadline) {
+    return exchange(subject, server, body, replyType, actor, deadline).map(Answered::body);
+  }
+
+  private <T> Uni<Answered<T>> exchange(String subject, ServiceName server, Object body, Class<T> replyType, Actor actor,
       Duration deadline) {
     return Uni.createFrom().deferred(() -> {
       if (!nats.connected()) {
@@ -73,7 +90,7 @@ public class NatsRequester {
       }
       return reply
           .onFailure().transform(failure -> translate(subject, failure))
-          .map(answer -> decodeReply(subject, answer, replyType));
+          .map(answer -> new Answered<>(decodeReply(subject, answer, replyType), sent.instance()));
     });
   }
 

@@ -22,9 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -50,7 +48,7 @@ public class ReplyInbox {
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
   /** Subjects whose responders sent an accept at least once (a responder may predate decision 0024). */
   private final Set<String> accepting = ConcurrentHashMap.newKeySet();
-  private final Set<String> probing = ConcurrentHashMap.newKeySet();
+  private final LivenessProbe probe;
   private final AtomicLong next = new AtomicLong();
   private volatile String inbox;
   private volatile Connection subscribedOn;
@@ -58,6 +56,7 @@ public class ReplyInbox {
 
   public ReplyInbox(NatsConnection nats) {
     this.nats = nats;
+    this.probe = new LivenessProbe(nats, PROBE_TIMEOUT);
     nats.whenConnected(this::subscribe);
   }
 
@@ -79,6 +78,11 @@ public class ReplyInbox {
 
     CompletableFuture<Message> reply() {
       return reply;
+    }
+
+    /** The liveness subject of the instance that accepted the request, or null (no accept). */
+    String instance() {
+      return instance;
     }
   }
 
@@ -142,14 +146,7 @@ public class ReplyInbox {
     if (watch == null) {
       synchronized (this) {
         if (watch == null) {
-          ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "nats-reply-watch");
-            thread.setDaemon(true);
-            return thread;
-          });
-          long every = PROBE_EVERY.toMillis();
-          executor.scheduleWithFixedDelay(this::probeWaiting, every, every, TimeUnit.MILLISECONDS);
-          watch = executor;
+          watch = LivenessProbe.every(PROBE_EVERY, "nats-reply-watch", this::probeWaiting);
         }
       }
     }
@@ -179,14 +176,7 @@ public class ReplyInbox {
   }
 
   private void probe(String alive, List<Pending> waiting) {
-    if (!nats.connected() || !probing.add(alive)) {
-      return;
-    }
-    nats.connection().requestWithTimeout(alive, new byte[0], PROBE_TIMEOUT).whenComplete((answer, failure) -> {
-      probing.remove(alive);
-      if (!nobodyListens(answer, failure)) {
-        return; // alive, or too slow to tell: the deadline stands
-      }
+    probe.ask(alive, () -> {
       int failed = 0;
       for (Pending request : waiting) {
         // An unaccepted request that got its accept meanwhile is the accepting instance's to answer.
@@ -202,16 +192,5 @@ public class ReplyInbox {
         Log.infof("%d request(s) failed as service_unavailable: nobody listens on %s any more", failed, alive);
       }
     });
-  }
-
-  /** NATS' own "no responders" (status 503): nobody is subscribed to the subject. */
-  private static boolean nobodyListens(Message answer, Throwable failure) {
-    if (answer != null) {
-      return answer.isStatusMessage() && answer.getStatus().getCode() == 503;
-    }
-    Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-        ? failure.getCause() : failure;
-    String text = String.valueOf(cause == null ? null : cause.getMessage());
-    return text.contains("503") || text.contains("No Responders");
   }
 }

@@ -75,8 +75,11 @@ class TerminalRoutesTest {
       }));
       responder.serve(SandboxSubjects.TERMINAL_INPUT, r -> Uni.createFrom().item(() -> {
         String id = r.body().sessionId();
-        if (new String(r.body().data(), StandardCharsets.UTF_8).equals("exit\r")) {
+        String typed = new String(r.body().data(), StandardCharsets.UTF_8);
+        if (typed.equals("exit\r")) {
           push(nats, codec, id, null, 0);
+        } else if (typed.equals("lose\r")) {
+          push(nats, codec, id, null, -1); // as sandbox-service when celld's channel ended under the session
         } else {
           push(nats, codec, id, r.body().data(), null);
         }
@@ -245,6 +248,34 @@ class TerminalRoutesTest {
     RUNNING.add(busy);
     assertThat(((UpgradeRejectedException) refused("/ws/work-terminal?taskId=" + busy + "&ticket=good-" + busy)).getStatus())
         .as("a model run owns the container").isEqualTo(409);
+  }
+
+  /**
+   * A session lost under the shell (sandbox-service reports no exit code) closes its socket with 1011,
+   * not as a normal end, and frees its place: the Open Terminal session is gone, the task's slot free.
+   */
+  @Test
+  void aLostSessionClosesWith1011AndFreesItsPlace() throws Exception {
+    String id = create("lou");
+    Client open = connect(BASE + "/" + id, Map.of());
+    open.ws.writeTextMessage("{\"type\":\"auth\",\"token\":\"" + KEY + "\"}");
+    open.ws.writeBinaryMessage(Buffer.buffer("lose\r"));
+    assertThat(open.closeCode()).isEqualTo((short) 1011);
+    assertThat(open.ws.closeReason()).contains("terminal lost");
+    assertThat(http("GET", BASE + "/" + id, "lou", KEY).statusCode()).isEqualTo(404);
+
+    String task = "44444444-4444-4444-4444-444444444444";
+    String path = "/ws/work-terminal?taskId=" + task + "&ticket=good-" + task;
+    Client one = connect(path, Map.of());
+    Client two = connect(path, Map.of());
+    two.ws.writeBinaryMessage(Buffer.buffer("lose\r"));
+    assertThat(two.closeCode()).isEqualTo((short) 1011);
+    Thread.sleep(300);
+    Client three = connect(path, Map.of()); // the lost session's slot is free again
+    three.ws.writeBinaryMessage(Buffer.buffer("pwd\r"));
+    three.await("pwd");
+    one.ws.close();
+    three.ws.close();
   }
 
   /** WORK_TERMINAL_IDLE_TIMEOUT_MS (3 s in tests): typing keeps a session open, silence closes it with 4000. */

@@ -9,11 +9,11 @@ import dev.workcell.contracts.sandbox.PortStreamApi.PortStreamClose;
 import dev.workcell.contracts.sandbox.PortStreamApi.PortStreamWrite;
 import dev.workcell.contracts.sandbox.SandboxSubjects;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
+import dev.workcell.messaging.InstanceWatch;
 import dev.workcell.messaging.MessageCodec;
 import dev.workcell.messaging.NatsConnection;
 import dev.workcell.messaging.NatsRequester;
-import io.nats.client.Dispatcher;
-import io.nats.client.Subscription;
+import dev.workcell.messaging.stream.PushedStreams;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -21,11 +21,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -33,6 +30,7 @@ import java.util.function.Consumer;
  * home through sandbox-service, delivers its output chunks in order to the exchange that opened
  * it, and sends writes, credit and keepalives back. Streams stay open only while their exchange
  * lives; a keepalive every 20 s keeps sandbox-service's idle close (60 s) away from a slow answer.
+ * A stream whose sandbox-service instance is gone is reported lost ({@link PushedStreams}).
  */
 @ApplicationScoped
 public class PortStreams {
@@ -41,49 +39,37 @@ public class PortStreams {
   // Connecting waits up to 5 s in celld; the rest is NATS and sandbox-service.
   private static final Duration OPEN_DEADLINE = Duration.ofSeconds(15);
   private static final Duration WRITE_DEADLINE = Duration.ofSeconds(40);
-  private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final NatsConnection nats;
   private final NatsRequester requester;
-  private final MessageCodec codec;
   private final Vertx vertx;
-  private final Map<String, Subscription> open = new ConcurrentHashMap<>();
-  private volatile Dispatcher dispatcher;
+  private final PushedStreams<PortStreamChunk> streams;
   private long keepalive = -1;
 
-  public PortStreams(NatsConnection nats, NatsRequester requester, MessageCodec codec, Vertx vertx) {
-    this.nats = nats;
+  public PortStreams(NatsConnection nats, NatsRequester requester, MessageCodec codec, InstanceWatch watch, Vertx vertx) {
     this.requester = requester;
-    this.codec = codec;
     this.vertx = vertx;
+    this.streams = new PushedStreams<>("port stream", PortStreamChunk.class, SandboxSubjects.PORT_STREAM_OUTPUT::subject,
+        nats, requester, codec, watch);
   }
 
   void start(@Observes StartupEvent event) {
-    keepalive = vertx.setPeriodic(20_000, id -> open.keySet().forEach(stream -> acknowledge(stream, 0)));
+    keepalive = vertx.setPeriodic(20_000, id -> streams.ids().forEach(stream -> acknowledge(stream, 0)));
   }
 
   void stop(@Observes ShutdownEvent event) {
     vertx.cancelTimer(keepalive);
-    open.keySet().forEach(this::close);
+    Set.copyOf(streams.ids()).forEach(this::close);
   }
 
   /**
    * Subscribes {@code chunks} (called on a NATS thread, in arrival order) to a new stream's output,
    * then asks for the connection; the Uni fails with sandbox-service's refusal (502, 504, 422…).
+   * {@code lost} runs (on a NATS thread) if the sandbox-service instance holding the stream goes away.
    */
-  public Uni<String> open(SandboxRef home, int port, Consumer<PortStreamChunk> chunks) {
-    String id = newId();
-    open.put(id, dispatcher().subscribe(SandboxSubjects.PORT_STREAM_OUTPUT.subject(id), message -> {
-      PortStreamChunk chunk;
-      try {
-        chunk = codec.decode(message.getData(), PortStreamChunk.class);
-      } catch (RuntimeException e) {
-        Log.warnf("port stream %s: unreadable chunk: %s", id, e.getMessage());
-        return;
-      }
-      chunks.accept(chunk);
-    }));
-    return requester.request(SandboxSubjects.PORT_STREAM_OPEN, new OpenPortStream(home, id, port), GATEWAY, OPEN_DEADLINE)
+  public Uni<String> open(SandboxRef home, int port, Consumer<PortStreamChunk> chunks, Runnable lost) {
+    String id = PushedStreams.newId();
+    return streams.open(id, chunks, lost, SandboxSubjects.PORT_STREAM_OPEN, new OpenPortStream(home, id, port), GATEWAY,
+            OPEN_DEADLINE)
         .map(state -> id)
         .onFailure().invoke(failure -> close(id)); // a late open (deadline passed) is closed too
   }
@@ -94,38 +80,20 @@ public class PortStreams {
   }
 
   public void acknowledge(String id, int bytes) {
-    if (nats.connected()) {
-      nats.connection().publish(SandboxSubjects.PORT_STREAM_ACK.pattern(), codec.encode(new PortStreamAck(id, bytes)));
-    }
+    streams.publish(SandboxSubjects.PORT_STREAM_ACK.pattern(), new PortStreamAck(id, bytes));
   }
 
   /** Ends the stream and stops listening to it; idempotent. */
   public void close(String id) {
-    Subscription subscription = open.remove(id);
-    if (subscription == null) {
+    if (!streams.forget(id)) {
       return;
     }
-    dispatcher.unsubscribe(subscription);
     requester.request(SandboxSubjects.PORT_STREAM_CLOSE, new PortStreamClose(id), GATEWAY).subscribe().with(
         ok -> {}, e -> Log.debugf("closing port stream %s: %s", id, e.getMessage()));
   }
 
   /** Streams this gateway holds open (tests). */
   public int size() {
-    return open.size();
-  }
-
-  private synchronized Dispatcher dispatcher() {
-    if (dispatcher == null) {
-      dispatcher = nats.connection().createDispatcher();
-    }
-    return dispatcher;
-  }
-
-  /** 128 random bits, a subject token: the stream's only handle. */
-  private static String newId() {
-    byte[] bytes = new byte[16];
-    RANDOM.nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return streams.ids().size();
   }
 }

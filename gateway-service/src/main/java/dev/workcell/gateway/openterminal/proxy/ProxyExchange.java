@@ -74,9 +74,10 @@ final class ProxyExchange {
   /** The request is paused; it stays so until the stream is open. */
   void start(SandboxRef home, String target) {
     out.closeHandler(v -> finish());
-    streams.open(home, port, chunk -> context.runOnContext(v -> chunk(chunk))).subscribe().with(
-        opened -> context.runOnContext(v -> opened(opened, target)),
-        failure -> context.runOnContext(v -> refused(failure)));
+    streams.open(home, port, chunk -> context.runOnContext(v -> chunk(chunk)), () -> context.runOnContext(v -> lost()))
+        .subscribe().with(
+            opened -> context.runOnContext(v -> opened(opened, target)),
+            failure -> context.runOnContext(v -> refused(failure)));
   }
 
   private void opened(String stream, String target) {
@@ -182,6 +183,19 @@ final class ProxyExchange {
       acknowledge();
     } else {
       out.drainHandler(v -> acknowledge());
+    }
+  }
+
+  /** The sandbox-service instance that held the stream is gone: the answer can never complete. */
+  private void lost() {
+    if (done) {
+      return;
+    }
+    if (headSent) {
+      abort();
+    } else {
+      RelayProblem.send(in, ErrorCode.SERVICE_UNAVAILABLE, "sandbox-service stopped while the server on localhost:" + port + " answered");
+      finish();
     }
   }
 

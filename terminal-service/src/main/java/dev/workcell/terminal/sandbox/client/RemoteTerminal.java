@@ -1,7 +1,6 @@
 package dev.workcell.terminal.sandbox.client;
 
 import dev.workcell.contracts.sandbox.SandboxSubjects;
-import dev.workcell.contracts.sandbox.TerminalApi.TerminalAck;
 import dev.workcell.contracts.sandbox.TerminalApi.TerminalChunk;
 import dev.workcell.contracts.sandbox.TerminalApi.TerminalClose;
 import dev.workcell.contracts.sandbox.TerminalApi.TerminalInput;
@@ -36,6 +35,7 @@ public final class RemoteTerminal {
   private boolean inputInFlight;
   private Runnable drained;
   private volatile long lastActivity = System.nanoTime();
+  private volatile boolean closing;
   volatile long pid;
 
   RemoteTerminal(String id, SandboxTerminals client) {
@@ -58,6 +58,11 @@ public final class RemoteTerminal {
 
   public boolean isEnded() {
     return ended.isDone();
+  }
+
+  /** True once this side asked for the close: an end without an exit code is then no loss. */
+  public boolean isClosing() {
+    return closing;
   }
 
   /** Completes with the exit code (-1: lost) when the shell is gone. */
@@ -90,7 +95,7 @@ public final class RemoteTerminal {
         // A dropped chunk would leave the screen corrupted: end the session instead.
         Log.warnf("terminal %s: output chunk %d arrived, %d expected; closing", id, chunk.seq(), nextSeq);
         nextSeq = -1;
-        client.closeQuietly(this);
+        client.closeQuietly(id);
         end(-1);
         return;
       }
@@ -109,6 +114,11 @@ public final class RemoteTerminal {
     target.output(chunk.data());
   }
 
+  /** The sandbox-service instance that held the session is gone, and the shell with it (celld kills it). */
+  void lost() {
+    end(-1);
+  }
+
   void end(int exitCode) {
     if (ended.complete(exitCode)) {
       client.forget(this);
@@ -121,11 +131,7 @@ public final class RemoteTerminal {
   }
 
   private void acknowledge(int bytes) {
-    client.publish(SandboxSubjects.TERMINAL_ACK.pattern(), new TerminalAck(id, bytes));
-  }
-
-  void keepalive() {
-    acknowledge(0);
+    client.publishAck(id, bytes);
   }
 
   /**
@@ -189,6 +195,7 @@ public final class RemoteTerminal {
 
   /** Kills the shell and everything it started; completes when sandbox-service has done so. */
   public Uni<Void> close() {
+    closing = true;
     return client.call(SandboxSubjects.TERMINAL_CLOSE, new TerminalClose(id)).replaceWithVoid()
         .onTermination().invoke(() -> end(ended.isDone() ? ended.join() : -1));
   }

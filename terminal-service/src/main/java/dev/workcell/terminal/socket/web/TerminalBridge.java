@@ -21,6 +21,9 @@ import java.io.ByteArrayOutputStream;
  */
 public final class TerminalBridge implements TerminalScreen {
 
+  /** The close code of a session whose backing stream is gone (RFC 6455: an unexpected server condition). */
+  public static final short LOST = 1011;
+
   private final ServerWebSocket socket;
   private final RemoteTerminal terminal;
   private final InputGate gate;
@@ -139,7 +142,15 @@ public final class TerminalBridge implements TerminalScreen {
     if (!socket.isClosed()) {
       // What still waited goes out before the close, as the shell's last words ("logout").
       frames.rest().forEach(frame -> socket.writeBinaryMessage(Buffer.buffer(frame)));
-      socket.close((short) 1000, exitCode < 0 ? "terminal lost" : "exit " + exitCode);
+      // 1011 for a session lost under the shell (sandbox-service or celld gone): the client sees an
+      // error, not a normal end, and may open a new terminal once the service is back.
+      if (exitCode >= 0) {
+        socket.close((short) 1000, "exit " + exitCode);
+      } else if (terminal.isClosing()) {
+        socket.close((short) 1000, "closed");
+      } else {
+        socket.close(LOST, "terminal lost: the sandbox's terminal session ended unexpectedly");
+      }
     }
   }
 }

@@ -1,0 +1,83 @@
+package dev.workcell.messaging;
+
+import io.quarkus.logging.Log;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Watches the instances that hold long-lived state for this service — a terminal or a port stream
+ * opened in sandbox-service — and says when one is gone (decision 0024's liveness probe, decision
+ * 0017): a stream pushed by a killed instance otherwise just falls silent, and its client waits
+ * forever. Each watched instance is asked once a second, one probe for all its streams; only NATS'
+ * "no responders" counts, so a slow instance is never taken for dead. A restarted service has a new
+ * instance name, so the old streams are reported even when the replacement is already up.
+ */
+@ApplicationScoped
+public class InstanceWatch {
+
+  static final Duration EVERY = Duration.ofSeconds(1);
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+  private final LivenessProbe probe;
+  private final Map<String, Set<Runnable>> watched = new ConcurrentHashMap<>();
+  private volatile ScheduledExecutorService ticker;
+
+  public InstanceWatch(NatsConnection nats) {
+    this.probe = new LivenessProbe(nats, PROBE_TIMEOUT);
+  }
+
+  /**
+   * Runs {@code gone} once, on a NATS thread, when nobody listens on {@code alive} (the instance's
+   * liveness subject from its accept) any more. Returns what stops the watch.
+   */
+  public Runnable watch(String alive, Runnable gone) {
+    Runnable once = gone::run; // an entry of its own, even for a handler watched twice
+    watched.computeIfAbsent(alive, key -> ConcurrentHashMap.newKeySet()).add(once);
+    start();
+    return () -> watched.computeIfPresent(alive, (key, set) -> {
+      set.remove(once);
+      return set.isEmpty() ? null : set;
+    });
+  }
+
+  /** Instances watched now (tests). */
+  int size() {
+    return watched.size();
+  }
+
+  private void start() {
+    if (ticker == null) {
+      synchronized (this) {
+        if (ticker == null) {
+          ticker = LivenessProbe.every(EVERY, "nats-instance-watch", this::probeAll);
+        }
+      }
+    }
+  }
+
+  private void probeAll() {
+    try {
+      watched.keySet().forEach(alive -> probe.ask(alive, () -> {
+        Set<Runnable> gone = watched.remove(alive);
+        if (gone != null) {
+          Log.infof("%d stream(s) lost: nobody listens on %s any more", gone.size(), alive);
+          gone.forEach(InstanceWatch::runQuietly);
+        }
+      }));
+    } catch (RuntimeException e) {
+      Log.warnf(e, "probing the watched instances failed");
+    }
+  }
+
+  private static void runQuietly(Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      Log.warnf(e, "a lost stream's handler failed");
+    }
+  }
+}

@@ -3,7 +3,6 @@ package dev.workcell.messaging.relay;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -59,10 +58,11 @@ public final class HttpRelay {
   private static final Logger LOG = Logger.getLogger(HttpRelay.class);
   private static final int RELAY_CHUNK = 64 * 1024;
 
-  private final HttpClient client;
+  private final LoopClients clients;
 
+  /** {@code maxConnectionsPerTarget}: kept-alive connections to one target per event loop ({@link LoopClients}). */
   public HttpRelay(Vertx vertx, int maxConnectionsPerTarget, int connectTimeoutMs) {
-    this.client = vertx.createHttpClient(new HttpClientOptions()
+    this.clients = new LoopClients(vertx, new HttpClientOptions()
         .setMaxPoolSize(maxConnectionsPerTarget).setConnectTimeout(connectTimeoutMs)
         .setKeepAlive(true).setTryUseCompression(false).setDecompressionSupported(false)
         // A body passes in pieces as large as a socket read gives (not Netty's 8 KB): each piece is one
@@ -76,7 +76,7 @@ public final class HttpRelay {
       return;
     }
     RequestOptions options = new RequestOptions().setMethod(in.method()).setHost(host).setPort(port).setURI(uri);
-    client.request(options).onFailure(e -> failure.unreachable(in, e)).onSuccess(out -> {
+    clients.current().request(options).onFailure(e -> failure.unreachable(in, e)).onSuccess(out -> {
       copy(in.headers(), out.headers());
       edits.request(out.headers());
       boolean hasBody = in.headers().contains(HttpHeaders.CONTENT_LENGTH) || in.headers().contains(HttpHeaders.TRANSFER_ENCODING);
@@ -126,7 +126,7 @@ public final class HttpRelay {
     if (protocols != null) {
       options.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
     }
-    client.webSocket(options).onFailure(e -> refused(in, e, edits, failure)).onSuccess(upstream -> {
+    clients.current().webSocket(options).onFailure(e -> refused(in, e, edits, failure)).onSuccess(upstream -> {
       // Held until the browser's side is upgraded: a target that speaks (or closes, 4004) at once would be lost.
       upstream.pause();
       in.toWebSocket().onFailure(e -> upstream.close()).onSuccess(downstream -> {

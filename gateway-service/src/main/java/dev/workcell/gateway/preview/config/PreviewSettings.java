@@ -15,7 +15,7 @@ public interface PreviewSettings {
   @WithDefault("http://127.0.0.1:8484")
   URI proxyUrl();
 
-  /** Connections the gateway keeps to preview-proxy. */
+  /** Connections the gateway keeps to preview-proxy, per event loop (HttpRelay keeps a client per loop). */
   @WithDefault("64")
   int proxyConnections();
 }

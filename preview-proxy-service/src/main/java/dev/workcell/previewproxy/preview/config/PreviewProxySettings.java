@@ -39,7 +39,7 @@ public interface PreviewProxySettings {
   @WithDefault("5s")
   Duration checkDeadline();
 
-  /** Connections kept to one preview. */
+  /** Connections kept to one preview, per event loop (HttpRelay keeps a client per loop). */
   @WithDefault("16")
   int connectionsPerPreview();
 

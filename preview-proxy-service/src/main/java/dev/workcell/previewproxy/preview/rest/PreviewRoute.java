@@ -9,6 +9,7 @@ import dev.workcell.previewproxy.preview.config.PreviewProxySettings;
 import dev.workcell.previewproxy.preview.service.PreviewHardening;
 import dev.workcell.previewproxy.preview.service.PreviewKey;
 import dev.workcell.previewproxy.preview.service.PreviewTargets;
+import dev.workcell.previewproxy.preview.service.PreviewTargets.Target;
 import io.quarkus.logging.Log;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -17,6 +18,7 @@ import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -69,24 +71,38 @@ public class PreviewRoute {
       return;
     }
     String upstreamUri = rest.substring(slash) + query(request);
-    Context context = vertx.getOrCreateContext(); // the check may answer on a NATS thread
-    targets.of(link).whenComplete((target, failure) -> context.runOnContext(v -> {
-      if (failure != null) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof WorkcellException w && w.code() == ErrorCode.PREVIEW_REVOKED) {
-          RelayProblem.send(request, ErrorCode.PREVIEW_REVOKED, w.getMessage());
-        } else {
-          Log.warnf("preview check of task %s failed: %s", link.taskId(), cause.toString());
-          RelayProblem.send(request, ErrorCode.SERVICE_UNAVAILABLE, "cannot check the preview now");
-        }
+    CompletableFuture<Target> check = targets.of(link).toCompletableFuture();
+    if (check.isDone()) { // answered from the check cache: relay now, not one event-loop turn later
+      Target target;
+      try {
+        target = check.join();
+      } catch (CompletionException failure) { // join() wraps the check's failure; proceed() unwraps it
+        proceed(request, relay, link, upstreamUri, null, failure);
         return;
       }
-      relay.relay(request, target.host(), target.port(), upstreamUri, PreviewHardening.INSTANCE,
-          (in, e) -> {
-            Log.debugf("preview of task %s unreachable: %s", link.taskId(), e);
-            RelayProblem.send(in, ErrorCode.PREVIEW_UNREACHABLE, "the preview does not answer");
-          });
-    }));
+      proceed(request, relay, link, upstreamUri, target, null);
+      return;
+    }
+    Context context = vertx.getOrCreateContext(); // the check may answer on a NATS thread
+    check.whenComplete((target, failure) -> context.runOnContext(v -> proceed(request, relay, link, upstreamUri, target, failure)));
+  }
+
+  private void proceed(HttpServerRequest request, HttpRelay relay, PreviewToken link, String upstreamUri, Target target,
+      Throwable failure) {
+    if (failure != null) {
+      Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+      if (cause instanceof WorkcellException w && w.code() == ErrorCode.PREVIEW_REVOKED) {
+        RelayProblem.send(request, ErrorCode.PREVIEW_REVOKED, w.getMessage());
+      } else {
+        Log.warnf("preview check of task %s failed: %s", link.taskId(), cause.toString());
+        RelayProblem.send(request, ErrorCode.SERVICE_UNAVAILABLE, "cannot check the preview now");
+      }
+      return;
+    }
+    relay.relay(request, target.host(), target.port(), upstreamUri, PreviewHardening.INSTANCE, (in, e) -> {
+      Log.debugf("preview of task %s unreachable: %s", link.taskId(), e);
+      RelayProblem.send(in, ErrorCode.PREVIEW_UNREACHABLE, "the preview does not answer");
+    });
   }
 
   private static String query(HttpServerRequest request) {

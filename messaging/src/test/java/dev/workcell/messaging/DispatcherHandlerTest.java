@@ -13,8 +13,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,20 +27,10 @@ class DispatcherHandlerTest {
   record Taken(String text, boolean onEventLoopContext, String thread) {}
 
   static final Actor SERVICE = Actor.service(ServiceName.TERMINAL);
-  static Vertx vertx;
-  static TestBus bus;
-
-  @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
-    bus = new TestBus(vertx, ServiceName.SANDBOX.id());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    bus.close();
-    vertx.close().toCompletionStage().toCompletableFuture().get();
-  }
+  @AutoClose
+  static final BusFixture fixture = new BusFixture(ServiceName.SANDBOX);
+  static final Vertx vertx = fixture.vertx;
+  static final TestBus bus = fixture.bus;
 
   static Subject<Keys, Taken> subject() {
     return Subject.of("workcell.test.dispatcher." + UUID.randomUUID(), Keys.class, Taken.class, ServiceName.SANDBOX);

@@ -19,8 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Request/reply through a real nats-server: what a caller sees for every outcome of a handler. */
@@ -31,20 +30,10 @@ class NatsRequestReplyTest {
   record Echoed(String text, String accountId, String role, String traceparent) {}
 
   static final Actor ALICE = new Actor("alice-id", Actor.Role.USER);
-  static Vertx vertx;
-  static TestBus bus;
-
-  @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
-    bus = new TestBus(vertx, ServiceName.TASK.id());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    bus.close();
-    vertx.close().toCompletionStage().toCompletableFuture().get();
-  }
+  @AutoClose
+  static final BusFixture fixture = new BusFixture(ServiceName.TASK);
+  static final Vertx vertx = fixture.vertx;
+  static final TestBus bus = fixture.bus;
 
   static Subject<Echo, Echoed> subject() {
     return Subject.of("workcell.test.messaging." + UUID.randomUUID(), Echo.class, Echoed.class, ServiceName.TASK);

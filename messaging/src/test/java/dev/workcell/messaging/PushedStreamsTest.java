@@ -14,8 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,20 +31,10 @@ class PushedStreamsTest {
   record Chunk(String id, long seq) {}
 
   static final Actor ALICE = new Actor("alice-id", Actor.Role.USER);
-  static Vertx vertx;
-  static TestBus caller;
-
-  @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
-    caller = new TestBus(vertx, ServiceName.TERMINAL.id());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    caller.close();
-    vertx.close().toCompletionStage().toCompletableFuture().get();
-  }
+  @AutoClose
+  static final BusFixture fixture = new BusFixture(ServiceName.TERMINAL);
+  static final Vertx vertx = fixture.vertx;
+  static final TestBus caller = fixture.bus;
 
   @Test
   void aStreamIsLostWhenItsInstanceDiesNotWhileItLivesNorOnceForgotten() throws Exception {

@@ -15,8 +15,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,20 +33,10 @@ class ResponderDeathTest {
   /** Far beyond how long any of these tests may wait: only the watch can answer in time. */
   static final Duration DEADLINE = Duration.ofSeconds(60);
   static final Duration WAIT = Duration.ofSeconds(20);
-  static Vertx vertx;
-  static TestBus caller;
-
-  @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
-    caller = new TestBus(vertx, ServiceName.GATEWAY.id());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    caller.close();
-    vertx.close().toCompletionStage().toCompletableFuture().get();
-  }
+  @AutoClose
+  static final BusFixture fixture = new BusFixture(ServiceName.GATEWAY);
+  static final Vertx vertx = fixture.vertx;
+  static final TestBus caller = fixture.bus;
 
   static Subject<Work, Done> subject() {
     return Subject.of("workcell.sandbox.test." + UUID.randomUUID(), Work.class, Done.class, ServiceName.SANDBOX);

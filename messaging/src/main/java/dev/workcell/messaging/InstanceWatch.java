@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Watches the instances that hold long-lived state for this service — a terminal or a port stream
@@ -24,7 +23,7 @@ public class InstanceWatch {
 
   private final LivenessProbe probe;
   private final Map<String, Set<Runnable>> watched = new ConcurrentHashMap<>();
-  private volatile ScheduledExecutorService ticker;
+  private final LivenessProbe.Tick ticker = new LivenessProbe.Tick(EVERY, "nats-instance-watch", this::probeAll);
 
   public InstanceWatch(NatsConnection nats) {
     this.probe = new LivenessProbe(nats, PROBE_TIMEOUT);
@@ -37,7 +36,7 @@ public class InstanceWatch {
   public Runnable watch(String alive, Runnable gone) {
     Runnable once = gone::run; // an entry of its own, even for a handler watched twice
     watched.computeIfAbsent(alive, key -> ConcurrentHashMap.newKeySet()).add(once);
-    start();
+    ticker.start();
     return () -> watched.computeIfPresent(alive, (key, set) -> {
       set.remove(once);
       return set.isEmpty() ? null : set;
@@ -47,16 +46,6 @@ public class InstanceWatch {
   /** Instances watched now (tests). */
   int size() {
     return watched.size();
-  }
-
-  private void start() {
-    if (ticker == null) {
-      synchronized (this) {
-        if (ticker == null) {
-          ticker = LivenessProbe.every(EVERY, "nats-instance-watch", this::probeAll);
-        }
-      }
-    }
   }
 
   private void probeAll() {

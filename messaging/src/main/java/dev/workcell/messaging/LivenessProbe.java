@@ -39,15 +39,36 @@ final class LivenessProbe {
     });
   }
 
-  /** Runs {@code task} every {@code every} on a daemon thread of its own: the probing tick. */
-  static ScheduledExecutorService every(Duration every, String thread, Runnable task) {
-    ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread daemon = new Thread(runnable, thread);
-      daemon.setDaemon(true);
-      return daemon;
-    });
-    executor.scheduleWithFixedDelay(task, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
-    return executor;
+  /** Runs a task every interval on a daemon thread of its own, from the first {@link #start()} on: the probing tick. */
+  static final class Tick {
+
+    private final Duration every;
+    private final String thread;
+    private final Runnable task;
+    private volatile ScheduledExecutorService executor;
+
+    Tick(Duration every, String thread, Runnable task) {
+      this.every = every;
+      this.thread = thread;
+      this.task = task;
+    }
+
+    /** Cheap once started: called on every request that may need probing. */
+    void start() {
+      if (executor == null) {
+        synchronized (this) {
+          if (executor == null) {
+            ScheduledExecutorService started = Executors.newSingleThreadScheduledExecutor(runnable -> {
+              Thread daemon = new Thread(runnable, thread);
+              daemon.setDaemon(true);
+              return daemon;
+            });
+            started.scheduleWithFixedDelay(task, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+            executor = started;
+          }
+        }
+      }
+    }
   }
 
   /** NATS' own "no responders" (status 503): nobody is subscribed to the subject. */

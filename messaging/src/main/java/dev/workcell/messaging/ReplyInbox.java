@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -52,7 +51,7 @@ public class ReplyInbox {
   private final AtomicLong next = new AtomicLong();
   private volatile String inbox;
   private volatile Connection subscribedOn;
-  private volatile ScheduledExecutorService watch;
+  private final LivenessProbe.Tick watch = new LivenessProbe.Tick(PROBE_EVERY, "nats-reply-watch", this::probeWaiting);
 
   public ReplyInbox(NatsConnection nats) {
     this.nats = nats;
@@ -95,7 +94,7 @@ public class ReplyInbox {
     Pending request = new Pending(inbox + next.incrementAndGet(), subject, server);
     headers.put(MessageHeaders.ACCEPT, "1");
     pending.put(request.replyTo, request);
-    startWatch();
+    watch.start();
     try {
       connection.publish(NatsMessage.builder().subject(subject).replyTo(request.replyTo).headers(headers).data(data).build());
       connection.flushBuffer(); // as jnats' own request does: a request is not left in the write buffer
@@ -139,16 +138,6 @@ public class ReplyInbox {
     }
     if (pending.remove(request.replyTo, request)) {
       request.reply.complete(message);
-    }
-  }
-
-  private void startWatch() {
-    if (watch == null) {
-      synchronized (this) {
-        if (watch == null) {
-          watch = LivenessProbe.every(PROBE_EVERY, "nats-reply-watch", this::probeWaiting);
-        }
-      }
     }
   }
 

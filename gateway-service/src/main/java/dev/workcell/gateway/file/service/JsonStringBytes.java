@@ -2,15 +2,23 @@ package dev.workcell.gateway.file.service;
 
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Decodes one JSON string of a UTF-8 JSON document straight into UTF-8 bytes: escapes resolved,
  * the rest copied as it is after checking it is well-formed UTF-8. Two passes (count, then write),
- * so the result is the only array. A lone surrogate escape becomes U+FFFD.
+ * so the result is the only array. A lone surrogate escape becomes U+FFFD. Runs of plain ASCII are
+ * found eight bytes at a time and copied whole: a byte-by-byte walk of a 2 MB save was a fifth of the
+ * gateway's CPU while one user flooded writes.
  */
 final class JsonStringBytes {
 
   private static final int REPLACEMENT = 0xFFFD;
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
 
   private JsonStringBytes() {}
 
@@ -31,6 +39,15 @@ final class JsonStringBytes {
     while (true) {
       if (i >= in.length) {
         throw malformed("a string is not closed");
+      }
+      int plain = plainRun(in, i);
+      if (plain > i) {
+        if (out != null) {
+          System.arraycopy(in, i, out, n, plain - i);
+        }
+        n += plain - i;
+        i = plain;
+        continue;
       }
       int b = in[i] & 0xFF;
       if (b == '"') {
@@ -58,6 +75,32 @@ final class JsonStringBytes {
         i += length;
       }
     }
+  }
+
+  /** The end of the run of plain ASCII (0x20..0x7F but the quote and the backslash) that starts at {@code from}. */
+  private static int plainRun(byte[] in, int from) {
+    int i = from;
+    for (; i + Long.BYTES <= in.length; i += Long.BYTES) {
+      long word = (long) LONGS.get(in, i);
+      // A byte below 0x20, equal to '"' or '\\', or with its high bit set (SWAR: exact, per word).
+      long special = ((word - 0x20 * ONES) | zeroBytes(word ^ '"' * ONES) | zeroBytes(word ^ '\\' * ONES) | word) & HIGHS;
+      if (special != 0) {
+        break;
+      }
+    }
+    while (i < in.length && plain(in[i])) {
+      i++;
+    }
+    return i;
+  }
+
+  /** The high bit of each byte of {@code word} that may be zero; none set means no byte is. */
+  private static long zeroBytes(long word) {
+    return (word - ONES) & ~word;
+  }
+
+  private static boolean plain(byte b) {
+    return b >= 0x20 && b != '"' && b != '\\';
   }
 
   /** The code point of the escape at {@code in[i]} and how many bytes it took. */

@@ -75,6 +75,26 @@ class BulkBodyReaderTest {
     assertThat(reader.read(body, SaveFileRequest.class).text()).isEqualTo(bytes(text));
   }
 
+  /** Plain runs are read eight bytes at a time: an escape, a multi-byte character or a stray control byte at any offset of a word. */
+  @Test
+  void whateverEndsAPlainRunIsSeenAtEveryOffset() throws Exception {
+    for (String special : new String[] {"\\\"", "\\\\", "\\n", "\\u00e5", "é", "😀", "\u007f"}) {
+      for (int length = 0; length <= 24; length++) {
+        for (int at = 0; at <= length; at++) {
+          String escaped = "a".repeat(at) + special + "b".repeat(length - at);
+          byte[] body = bytes("{\"content\":\"" + escaped + "\"}");
+          String jackson = mapper.readValue(body, SaveFileRequest.class).content();
+          assertThat(reader.read(body, SaveFileRequest.class).text()).as(escaped).isEqualTo(bytes(jackson));
+        }
+      }
+    }
+    for (int at = 0; at < 20; at++) {
+      String raw = "x".repeat(at) + "\u0001" + "y".repeat(20 - at);
+      assertThatThrownBy(() -> reader.read(bytes("{\"content\":\"" + raw + "\"}"), SaveFileRequest.class))
+          .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_JSON));
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
       "[1,2]", "\"just a string\"", "{\"path\":\"p\",\"content\":\"no end}", "{\"content\":\"bad \\x escape\"}",

@@ -17,7 +17,7 @@ print("bucket          %s" % s["bucket"])
 print("volumes         %d (%d in first sync, %d walked instead of watched, %d watches)"
       % (s["volumes"], s["volumesSyncing"], s["unwatchedVolumes"], s["watches"]))
 print("objects         %d (%.1f MiB)" % (s["objects"], s["bytes"] / mib))
-print("lag             %.1f s (%d folders pending)" % (s["lagSeconds"], s["pendingFolders"]))
+print("lag             %.1f s (%d folders pending%s)" % (s["lagSeconds"], s["pendingFolders"], ", idle" if s.get("idle") else ""))
 print("uploaded        %d PUTs, %.1f MiB since start" % (s["puts"], s["bytesUploaded"] / mib))
 print("skipped         %d links, %d special files, %d over the size limit"
       % (s["linksSkipped"], s["specialsSkipped"], s["oversizedSkipped"]))

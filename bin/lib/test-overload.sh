@@ -36,8 +36,8 @@ wt_overload_checks() {
     wt_ovl_heap_back "$state" heap_before
   grep -E '^heap ' "$WC_LOGS/stack-test.log" | tail -n "${#WC_SERVICES[@]}" | sed 's/^/      /' >&2 || true
   wt_check "overload: once two native-heap trim intervals have passed, no service holds more than $((WT_OVERLOAD_TRIM_MARGIN_KB / 1024)) MB that glibc could give back" \
-    wt_ovl_native_retained "$state"
-  grep -E '^native ' "$WC_LOGS/stack-test.log" | tail -n "${#WC_SERVICES[@]}" | sed 's/^/      /' >&2 || true
+    wt_ovl_native_retained "$url" "$state"
+  grep -E '^(native |mirror)' "$WC_LOGS/stack-test.log" | tail -n "$((${#WC_SERVICES[@]} + 1))" | sed 's/^/      /' >&2 || true
 }
 
 # Memory a JVM freed that glibc still holds (what `jcmd PID System.trim_native_heap` gives back) may be
@@ -46,10 +46,13 @@ wt_overload_checks() {
 WT_OVERLOAD_TRIM_MARGIN_KB=${WT_OVERLOAD_TRIM_MARGIN_KB:-8192}
 
 wt_ovl_native_retained() {
-  local state=$1 svc pid jcmd freed ok=0
-  # Two intervals: the suite's cleanup (its tasks' sandboxes stopped and removed) goes on for a while
-  # after its last answer, and what it frees after a periodic trim waits for the next one (once in CI,
-  # sandbox-service held 12.6 MB one interval after the suite; 0-1.4 MB in the other runs).
+  local url=$1 state=$2 svc pid jcmd freed ok=0
+  # The suite's work goes on after its last answer: its tasks' sandboxes are stopped and removed, and
+  # the mirror copies the last writes and moves the removed volumes' objects aside. What that frees
+  # after a periodic trim waits for the next one (sandbox-service held 12.6 MB one interval after the
+  # suite once, sandbox-mirror 8.6 MB two intervals after it once): so first the mirror settles, then
+  # two intervals pass.
+  wt_ovl_mirror_idle "http://127.0.0.1:$((${url##*:} + 6))/mirror/status"
   sleep $((2 * WC_TRIM_NATIVE_HEAP_MS / 1000 + 5))
   for svc in "${WC_SERVICES[@]}"; do
     pid=$(cat "$state/run/$svc.pid" 2>/dev/null)
@@ -63,6 +66,20 @@ wt_ovl_native_retained() {
     [[ -n $freed ]] && ((freed <= WT_OVERLOAD_TRIM_MARGIN_KB)) || ok=1
   done
   return "$ok"
+}
+
+# wt_ovl_mirror_idle STATUS_URL — waits (at most 3 minutes) until the mirror has nothing pending; says how long it took.
+wt_ovl_mirror_idle() {
+  local status=$1 start=$SECONDS body
+  while ((SECONDS - start < 180)); do
+    body=$(curl -sf --max-time 5 "$status") || { echo "mirror: no status (${status})"; return 0; }
+    if [[ $body == *'"idle":true'* || $body == *'"enabled":false'* ]]; then
+      echo "mirror idle after $((SECONDS - start)) s"
+      return 0
+    fi
+    sleep 2
+  done
+  echo "mirror still busy after $((SECONDS - start)) s"
 }
 
 wt_ovl_restarts() {

@@ -140,7 +140,7 @@ public final class Mirror implements AutoCloseable {
   public MirrorStatus status() {
     long now = clock.millis();
     long oldest = pending.values().stream().mapToLong(p -> p.sinceMillis).min().orElse(now);
-    return new MirrorStatus(true, bucket.name(), volumes.size(), (int) volumes.values().stream().filter(v -> !v.synced).count(),
+    return new MirrorStatus(true, quiet(), bucket.name(), volumes.size(), (int) volumes.values().stream().filter(v -> !v.synced).count(),
         (int) volumes.values().stream().filter(v -> v.unwatched).count(), watchCount.get(),
         volumes.values().stream().mapToLong(Volume::objects).sum(), volumes.values().stream().mapToLong(Volume::bytes).sum(),
         pending.size(), Math.max(0, now - oldest) / 1000.0, bucket.puts(), bucket.bytesUploaded(), report.errors(),

@@ -34,9 +34,13 @@ class MirrorServiceTest {
       S3MirrorResource.server.bucket().list("homes/", o -> keys.add(o.key()));
     }
     assertThat(keys).contains(key);
+    // Idle once the copy is recorded: what the overload check waits for before it measures memory.
+    while (System.nanoTime() < deadline && !given().get("/mirror/status").then().extract().jsonPath().getBoolean("idle")) {
+      Thread.sleep(100);
+    }
 
     given().get("/mirror/status").then().statusCode(200)
-        .body("enabled", equalTo(true)).body("objects", equalTo(1)).body("bucket", equalTo(S3Server.BUCKET));
+        .body("enabled", equalTo(true)).body("idle", equalTo(true)).body("objects", equalTo(1)).body("bucket", equalTo(S3Server.BUCKET));
     given().get("/q/metrics").then().statusCode(200)
         .body(containsString("workcell_mirror_lag_seconds")).body(containsString("workcell_mirror_puts_total 1.0"));
   }

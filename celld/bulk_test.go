@@ -14,12 +14,7 @@ import (
 
 // sendBulk issues a bulk request frame: req's JSON (with "bulk" naming the raw field), then data raw.
 func (c *client) sendBulk(req map[string]any, data []byte) (int64, chan msg) {
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan msg, 16)
-	c.routes[id] = ch
-	c.mu.Unlock()
+	id, ch := c.route()
 	req["id"] = id
 	frame, err := framing.EncodeBulk(req, data)
 	if err != nil {

@@ -32,6 +32,12 @@ func TestMalformedFramesEndTheStream(t *testing.T) {
 		"empty frame":  {0, 0, 0, 0},
 		"null":         framed(`null`),
 		"invalid utf8": framed("{\"id\":1,\"op\":\"ping\",\"path\":\"\xff\"}"),
+		// Bulk request frames (byte 0, the JSON's length, the JSON, raw bytes) are as strict about their JSON.
+		"bulk truncated":         framed("\x00\x00\x00"),
+		"bulk json past the end": framed("\x00\x00\x00\x00\x30{\"id\":1,\"op\":\"ping\"}"),
+		"bulk empty json":        framed("\x00\x00\x00\x00\x00raw"),
+		"bulk json no id":        framed("\x00\x00\x00\x00\x0e{\"op\":\"write\"}raw"),
+		"bulk json bad utf8":     framed("\x00\x00\x00\x00\x12{\"id\":1,\"op\":\"w\xff\"}\xffraw"),
 	}
 	for name, raw := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -114,14 +114,19 @@ func (c *client) sendRaw(body []byte) {
 	c.w.Write(append(hdr[:], body...))
 }
 
+// route takes the next request id and the channel its frames will arrive on.
+func (c *client) route() (int64, chan msg) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextID++
+	ch := make(chan msg, 4096)
+	c.routes[c.nextID] = ch
+	return c.nextID, ch
+}
+
 // send issues a request and returns its id and the channel its frames arrive on.
 func (c *client) send(req map[string]any) (int64, chan msg) {
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan msg, 4096)
-	c.routes[id] = ch
-	c.mu.Unlock()
+	id, ch := c.route()
 	req["id"] = id
 	body, _ := json.Marshal(req)
 	c.sendRaw(body)

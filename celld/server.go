@@ -27,6 +27,33 @@ import (
 type envelope struct {
 	ID int64  `json:"id"`
 	Op string `json:"op"`
+	// Bulk names the argument that follows the JSON raw (a bulk request frame), see bulkFields.
+	Bulk *string `json:"bulk"`
+}
+
+// bulkFields is the argument each op accepts raw after its JSON: a write's content skips JSON
+// escaping (up to six-fold) and base64 (4/3) in both the caller and celld.
+var bulkFields = map[string]string{"write": "content", "write_bytes": "data", "write_part": "data"}
+
+// checkBulk refuses a bulk request frame for an op or field that takes no raw bytes, and a plain
+// frame naming a bulk field (its bytes would be missing).
+func checkBulk(env *envelope, raw []byte) *wire.OpError {
+	switch {
+	case raw == nil && env.Bulk != nil:
+		return wire.Errf(wire.CodeInvalidArgument, "bulk names a field but the frame carries no raw bytes")
+	case raw == nil:
+		return nil
+	case env.Bulk == nil || bulkFields[env.Op] == "" || *env.Bulk != bulkFields[env.Op]:
+		return wire.Errf(wire.CodeInvalidArgument, "op %q takes no raw field %q", env.Op, deref(env.Bulk))
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 type cancelArgs struct {
@@ -99,6 +126,12 @@ func (s *server) serve(r io.Reader) error {
 		if err != nil {
 			return s.malformed(err.Error())
 		}
+		var raw []byte // a bulk request's raw bytes, a slice of the frame: never copied, never UTF-8 checked here
+		if body[0] == 0 {
+			if body, raw, err = framing.SplitBulk(body); err != nil {
+				return s.malformed(err.Error())
+			}
+		}
 		if !utf8.Valid(body) {
 			return s.malformed("frame is not valid UTF-8")
 		}
@@ -114,6 +147,10 @@ func (s *server) serve(r io.Reader) error {
 			continue
 		}
 		id := env.ID
+		if berr := checkBulk(&env, raw); berr != nil {
+			s.out.SendError(id, berr)
+			continue
+		}
 		if env.Op == "cancel" {
 			// Handled inline so a cancel is never queued behind the work it cancels.
 			var a cancelArgs
@@ -124,7 +161,7 @@ func (s *server) serve(r io.Reader) error {
 			s.out.SendResult(id, map[string]bool{"cancelled": s.cancel(a.Target)})
 			continue
 		}
-		run, aerr := s.bind(id, env.Op, body)
+		run, aerr := s.bind(id, env.Op, body, raw)
 		if aerr != nil {
 			s.out.SendError(id, aerr)
 			continue
@@ -237,11 +274,15 @@ func bindArgs[P any](body []byte, args P, run func(ctx context.Context, a P) (an
 }
 
 // bind decodes the arguments of op and returns the handler that runs it. An unknown or missing op
-// is still a handler (its error reply comes from the goroutine, like every other op's).
-func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError) {
+// is still a handler (its error reply comes from the goroutine, like every other op's). raw is a
+// write's content when it came after the JSON (checkBulk allowed it for op), else nil.
+func (s *server) bind(id int64, op string, body []byte, raw []byte) (handler, *wire.OpError) {
 	switch op {
 	case "ping":
-		return func(context.Context) (any, error) { return map[string]any{"version": version, "pid": pid()}, nil }, nil
+		// bulkRequests: this celld reads bulk request frames (a caller sends them only then).
+		return func(context.Context) (any, error) {
+			return map[string]any{"version": version, "pid": pid(), "bulkRequests": true}, nil
+		}, nil
 	case "list":
 		return bindArgs(body, new(fileops.PathArgs), func(_ context.Context, a *fileops.PathArgs) (any, error) { return s.files.List(a.Path) })
 	case "stat":
@@ -253,11 +294,13 @@ func (s *server) bind(id int64, op string, body []byte) (handler, *wire.OpError)
 			return s.files.ReadBytes(a.Path, a.Offset, a.Limit)
 		})
 	case "write":
-		return bindArgs(body, new(fileops.WriteArgs), func(_ context.Context, a *fileops.WriteArgs) (any, error) { return s.files.Write(a) })
+		return bindArgs(body, &fileops.WriteArgs{Raw: raw}, func(_ context.Context, a *fileops.WriteArgs) (any, error) { return s.files.Write(a) })
 	case "write_bytes":
-		return bindArgs(body, new(fileops.WriteBytesArgs), func(_ context.Context, a *fileops.WriteBytesArgs) (any, error) { return s.files.WriteBytes(a) })
+		return bindArgs(body, &fileops.WriteBytesArgs{Raw: raw}, func(_ context.Context, a *fileops.WriteBytesArgs) (any, error) {
+			return s.files.WriteBytes(a)
+		})
 	case "write_part":
-		return bindArgs(body, new(fileops.WritePartArgs), func(_ context.Context, a *fileops.WritePartArgs) (any, error) { return s.files.WritePart(a) })
+		return bindArgs(body, &fileops.WritePartArgs{Raw: raw}, func(_ context.Context, a *fileops.WritePartArgs) (any, error) { return s.files.WritePart(a) })
 	case "mkdir":
 		return bindArgs(body, new(fileops.MkdirArgs), func(_ context.Context, a *fileops.MkdirArgs) (any, error) { return s.files.Mkdir(a.Path, a.Parents) })
 	case "delete":

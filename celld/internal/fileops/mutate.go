@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"workcell.dev/celld/internal/confine"
 	"workcell.dev/celld/internal/sys"
@@ -36,11 +37,14 @@ type WriteTarget struct {
 type WriteArgs struct {
 	WriteTarget
 	Content *string `json:"content"`
+	// Raw is the content when it came raw after the request's JSON (a bulk request frame), never from JSON.
+	Raw []byte `json:"-"`
 }
 
 type WriteBytesArgs struct {
 	WriteTarget
 	Data *string `json:"data"`
+	Raw  []byte  `json:"-"` // as WriteArgs.Raw
 }
 
 type MkdirArgs struct {
@@ -63,6 +67,17 @@ func (s *Files) Write(req *WriteArgs) (any, error) {
 	if perr != nil {
 		return nil, perr
 	}
+	if req.Raw != nil {
+		// Raw text skipped the frame's UTF-8 check: a write of text stays text, as one in JSON is.
+		data, err := rawData(req.Content, req.Raw, "content")
+		if err == nil && !utf8.Valid(data) {
+			err = wire.Errf(wire.CodeNotUTF8, "content is not valid UTF-8 (use write_bytes)")
+		}
+		if err != nil {
+			return nil, err
+		}
+		return s.writeFile(p, &req.WriteTarget, data)
+	}
 	if req.Content == nil {
 		return nil, wire.Errf(wire.CodeInvalidArgument, "content is required")
 	}
@@ -72,20 +87,36 @@ func (s *Files) Write(req *WriteArgs) (any, error) {
 	return s.writeFile(p, &req.WriteTarget, []byte(*req.Content))
 }
 
+// rawData checks a request's raw bytes: the field must not be in the JSON as well, and they hold
+// at most MaxFileBytes bytes.
+func rawData(inJSON *string, raw []byte, field string) ([]byte, error) {
+	if inJSON != nil {
+		return nil, wire.Errf(wire.CodeInvalidArgument, "%s is both in the JSON and raw after it", field)
+	}
+	if len(raw) > MaxFileBytes {
+		return nil, wire.Errf(wire.CodeFileTooLarge, "%s exceeds %d bytes", field, MaxFileBytes)
+	}
+	return raw, nil
+}
+
 func (s *Files) WriteBytes(req *WriteBytesArgs) (any, error) {
 	p, perr := confine.CleanPath(req.Path)
 	if perr != nil {
 		return nil, perr
 	}
-	data, err := decodeData(req.Data)
+	data, err := decodeData(req.Data, req.Raw)
 	if err != nil {
 		return nil, err
 	}
 	return s.writeFile(p, &req.WriteTarget, data)
 }
 
-// decodeData decodes a request's base64 data of at most MaxFileBytes bytes.
-func decodeData(b64 *string) ([]byte, error) {
+// decodeData decodes a request's base64 data of at most MaxFileBytes bytes, or checks its raw bytes
+// (non-nil when they came after the JSON).
+func decodeData(b64 *string, raw []byte) ([]byte, error) {
+	if raw != nil {
+		return rawData(b64, raw, "data")
+	}
 	if b64 == nil {
 		return nil, wire.Errf(wire.CodeInvalidArgument, "data is required")
 	}

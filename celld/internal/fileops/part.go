@@ -19,6 +19,7 @@ type WritePartArgs struct {
 	Offset int64   `json:"offset"`
 	Data   *string `json:"data"`
 	Last   bool    `json:"last"`
+	Raw    []byte  `json:"-"` // as WriteArgs.Raw
 }
 
 // PartPrefix starts the name of a part file; the mirror skips such names.
@@ -38,7 +39,7 @@ func (s *Files) WritePart(req *WritePartArgs) (any, error) {
 	if req.Offset < 0 {
 		return nil, wire.Errf(wire.CodeInvalidArgument, "offset must be ≥ 0")
 	}
-	data, err := decodeData(req.Data)
+	data, err := decodeData(req.Data, req.Raw)
 	if err != nil {
 		return nil, err
 	}

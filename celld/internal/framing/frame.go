@@ -18,7 +18,8 @@ import (
 // MaxFrame bounds one frame in either direction (4-byte big-endian length prefix, then JSON).
 // A reply with a large wire.Bulk field is a bulk frame instead: after the length prefix, byte 0 (no
 // JSON text starts with it), the JSON's length (4 bytes, big-endian), the JSON (its "bulk" names
-// the result field left out), then that field's raw bytes.
+// the result field left out), then that field's raw bytes. A request may come the same way (a
+// write's content or data: see SplitBulk).
 const MaxFrame = 8 << 20
 
 var ErrFrameTooLarge = errors.New("frame exceeds 8 MiB")
@@ -46,21 +47,31 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
+// SplitBulk separates a bulk frame's body (first byte 0) into its JSON and the raw bytes after it.
+// The bytes are a slice of body, never copied. An error is a protocol violation.
+func SplitBulk(body []byte) (head, data []byte, err error) {
+	if len(body) < 5 || body[0] != 0 {
+		return nil, nil, fmt.Errorf("truncated bulk frame")
+	}
+	n := binary.BigEndian.Uint32(body[1:5])
+	if uint64(n) > uint64(len(body)-5) {
+		return nil, nil, fmt.Errorf("bulk frame's JSON length exceeds the frame")
+	}
+	return body[5 : 5+n], body[5+n:], nil
+}
+
 // DecodeBulk turns a bulk frame's body back into the plain JSON reply or event it stands for (a body that is
 // plain JSON is returned as it is). Callers in Go are tests; sandbox-service decodes it in Java.
 func DecodeBulk(body []byte) ([]byte, error) {
 	if len(body) == 0 || body[0] != 0 {
 		return body, nil
 	}
-	if len(body) < 5 {
-		return nil, fmt.Errorf("truncated bulk frame")
-	}
-	n := binary.BigEndian.Uint32(body[1:5])
-	if uint64(n) > uint64(len(body)-5) {
-		return nil, fmt.Errorf("bulk frame's JSON length exceeds the frame")
+	head, data, err := SplitBulk(body)
+	if err != nil {
+		return nil, err
 	}
 	var r map[string]json.RawMessage
-	if err := json.Unmarshal(body[5:5+n], &r); err != nil {
+	if err := json.Unmarshal(head, &r); err != nil {
 		return nil, err
 	}
 	var field string
@@ -68,13 +79,13 @@ func DecodeBulk(body []byte) ([]byte, error) {
 	if _, event := r["event"]; event && json.Unmarshal(r["bulk"], &field) == nil && field != "" {
 		// An event's bytes (a terminal's output) come back as base64, as a caller gets them without rawOutput.
 		delete(r, "bulk")
-		r[field], _ = json.Marshal(base64.StdEncoding.EncodeToString(body[5+n:]))
+		r[field], _ = json.Marshal(base64.StdEncoding.EncodeToString(data))
 		return json.Marshal(r)
 	}
 	if json.Unmarshal(r["bulk"], &field) != nil || field == "" || json.Unmarshal(r["result"], &result) != nil || result == nil {
 		return nil, fmt.Errorf("bulk frame names no field of an object result")
 	}
-	result[field] = string(body[5+n:])
+	result[field] = string(data)
 	delete(r, "bulk")
 	restored, err := json.Marshal(result)
 	if err != nil {
@@ -134,6 +145,10 @@ type reply struct {
 	Error  *wire.OpError `json:"error,omitempty"`
 	Bulk   string        `json:"bulk,omitempty"`
 }
+
+// EncodeBulk is a whole bulk frame (length prefix included) of head's JSON and data: what a caller
+// sends for a write whose content travels raw (tests; sandbox-service builds it in Java).
+func EncodeBulk(head any, data []byte) ([]byte, error) { return encodeBulkFrame(head, data) }
 
 // encodeBulkFrame writes head's JSON (a reply or an event naming its "bulk" field) and then data
 // raw, in one buffer (see MaxFrame).

@@ -83,6 +83,51 @@ public class MessageCodec {
     }
   }
 
+  /**
+   * Decodes a request whose {@link Bulk} value the receiver passes on as bytes (a file's content on its
+   * way into a sandbox): the value comes with that component null and its bytes beside it, as a
+   * {@link BulkMessage}. A frame's bytes are copied out once and never decoded (a text's UTF-8 is not
+   * checked here); a small message that carried its text in the JSON has it encoded as a frame would
+   * carry it. Null bytes: the request carried none.
+   */
+  public <T> BulkMessage<T> decodeBulk(byte[] data, Class<T> type) {
+    BulkField bulk = BulkField.of(type).orElseThrow(() -> new IllegalArgumentException(type.getSimpleName() + " has no bulk field"));
+    try {
+      if (data == null || data.length == 0 || data[0] != FRAMED) {
+        T value = decode(data, type);
+        Object inline = bulk.large(value, 0);
+        byte[] bytes = inline instanceof String text ? utf8(text) : (byte[]) inline;
+        return new BulkMessage<>(type.cast(bulk.without(value)), bytes);
+      }
+      int length = frameJsonLength(data);
+      T value = mapper.readValue(data, HEADER, length, type);
+      if (value == null) {
+        throw new IOException("frame holds no JSON object");
+      }
+      // The frame's bytes stand for the bulk value, whatever the JSON said of it (as decode does).
+      return new BulkMessage<>(type.cast(bulk.without(value)), Arrays.copyOfRange(data, HEADER + length, data.length));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new WorkcellException(ErrorCode.MALFORMED_JSON, "body is not a valid " + type.getSimpleName(), e);
+    } catch (ReflectiveOperationException e) {
+      throw new WorkcellException(ErrorCode.INTERNAL, "cannot decode " + type.getSimpleName(), e);
+    }
+  }
+
+  /** A text's UTF-8 bytes exactly as a frame would carry them (see {@link #framed(byte[], String)}). */
+  private static byte[] utf8(String text) {
+    byte[] out = new byte[Math.toIntExact(Utf8.length(text))];
+    encodeInto(text, ByteBuffer.wrap(out));
+    return out;
+  }
+
+  private static int frameJsonLength(byte[] data) throws IOException {
+    int length = data.length < HEADER ? -1 : ByteBuffer.wrap(data, 1, 4).getInt();
+    if (length < 0 || length > data.length - HEADER) {
+      throw new IOException("frame header does not fit the body");
+    }
+    return length;
+  }
+
   private static byte[] framed(byte[] json, byte[] raw) {
     byte[] frame = frame(json, raw.length);
     System.arraycopy(raw, 0, frame, HEADER + json.length, raw.length);
@@ -95,7 +140,12 @@ public class MessageCodec {
    */
   private static byte[] framed(byte[] json, String text) {
     byte[] frame = frame(json, Math.toIntExact(Utf8.length(text)));
-    ByteBuffer out = ByteBuffer.wrap(frame, HEADER + json.length, frame.length - HEADER - json.length);
+    encodeInto(text, ByteBuffer.wrap(frame, HEADER + json.length, frame.length - HEADER - json.length));
+    return frame;
+  }
+
+  /** Encodes all of {@code text} into exactly the {@code out} that {@link Utf8#length} sized. */
+  private static void encodeInto(String text, ByteBuffer out) {
     CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
         .onUnmappableCharacter(CodingErrorAction.REPLACE).replaceWith(REPLACEMENT);
     CharBuffer in = CharBuffer.wrap(text);
@@ -104,7 +154,6 @@ public class MessageCodec {
     if (in.hasRemaining() || out.hasRemaining()) {
       throw new IllegalStateException("UTF-8 length of a bulk text miscounted");
     }
-    return frame;
   }
 
   private static byte[] frame(byte[] json, int rawLength) {
@@ -117,10 +166,7 @@ public class MessageCodec {
 
   private <T> T decodeFramed(byte[] data, Class<T> type) throws IOException {
     BulkField bulk = BulkField.of(type).orElseThrow(() -> new IOException(type.getSimpleName() + " has no bulk field"));
-    int length = data.length < HEADER ? -1 : ByteBuffer.wrap(data, 1, 4).getInt();
-    if (length < 0 || length > data.length - HEADER) {
-      throw new IOException("frame header does not fit the body");
-    }
+    int length = frameJsonLength(data);
     JsonNode json = mapper.readTree(data, HEADER, length);
     if (!(json instanceof ObjectNode node)) {
       throw new IOException("frame holds no JSON object");

@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * Serves request subjects in the service's queue group. Each request runs on a fresh Vert.x
@@ -94,6 +95,15 @@ public class NatsResponder {
   }
 
   /**
+   * Like {@link #serve}, for a handler that passes the request's {@link dev.workcell.contracts.Bulk}
+   * text or bytes on as they came ({@link MessageCodec#decodeBulk}): a 2 MB text written into a
+   * sandbox never becomes a Java string.
+   */
+  public <T, R> void serveBulk(Subject<T, R> subject, RequestHandler<BulkMessage<T>, ? extends R> handler) {
+    register(subject, data -> codec.decodeBulk(data, subject.request()), handler, false);
+  }
+
+  /**
    * Holds this service's subjects back until the returned action runs: for start-up work without
    * which the service would take requests it cannot answer within their deadline (a cold database
    * pool). Meanwhile a caller hears at once that nobody serves the subject (503, retryable); under
@@ -127,8 +137,11 @@ public class NatsResponder {
   }
 
   private <T> void register(Subject<T, ?> subject, RequestHandler<T, ?> handler, boolean onDispatcher) {
-    Registration<T> registration = new Registration<>(subject.name(), subject.server(), subject.request(), handler,
-        onDispatcher);
+    register(subject, data -> codec.decode(data, subject.request()), handler, onDispatcher);
+  }
+
+  private <T> void register(Subject<?, ?> subject, Function<byte[], T> decode, RequestHandler<T, ?> handler, boolean onDispatcher) {
+    Registration<T> registration = new Registration<>(subject.name(), subject.server(), decode, handler, onDispatcher);
     if (registrations.putIfAbsent(subject.name(), registration) != null) {
       throw new IllegalStateException("subject already served: " + subject);
     }
@@ -254,7 +267,7 @@ public class NatsResponder {
   private <T> Envelope<T> open(Registration<T> registration, Message message) {
     var actor = ActorHeaders.read(message.getHeaders())
         .orElseThrow(() -> new WorkcellException(ErrorCode.UNAUTHENTICATED, "message carries no acting account"));
-    T body = codec.decode(message.getData(), registration.requestType);
+    T body = registration.decode.apply(message.getData());
     return new Envelope<>(message.getSubject(), body, actor, ActorHeaders.traceparent(message.getHeaders()));
   }
 
@@ -301,16 +314,16 @@ public class NatsResponder {
     final String subject;
     final ServiceName server;
     final String queueGroup;
-    final Class<T> requestType;
+    final Function<byte[], T> decode;
     final RequestHandler<T, ?> handler;
     final boolean onDispatcher;
     private Dispatcher subscribedOn;
 
-    Registration(String subject, ServiceName server, Class<T> requestType, RequestHandler<T, ?> handler, boolean onDispatcher) {
+    Registration(String subject, ServiceName server, Function<byte[], T> decode, RequestHandler<T, ?> handler, boolean onDispatcher) {
       this.subject = subject;
       this.server = server;
       this.queueGroup = Subjects.queueGroup(server);
-      this.requestType = requestType;
+      this.decode = decode;
       this.handler = handler;
       this.onDispatcher = onDispatcher;
     }

@@ -55,6 +55,38 @@ class MessageCodecTest {
         .isEqualTo(new WriteFile(new SandboxRef("task", "t-1"), "a.txt", new String(text, StandardCharsets.UTF_8), "v1", true));
   }
 
+  /** sandbox-service takes a text write's content as the bytes that came (issue 23): never a string, never checked here. */
+  @Test
+  void aBulkReceiverGetsTheFramedBytesAsTheyCame() {
+    byte[] text = ("line \"å\" ✓\n".repeat(1_000) + "\u00ff").getBytes(StandardCharsets.UTF_8);
+    text[5] = (byte) 0xff; // not UTF-8: the sandbox's celld refuses it, the codec passes it on untouched
+    WriteFile without = new WriteFile(new SandboxRef("task", "t-1"), "a.txt", null, "v1", true);
+
+    BulkMessage<WriteFile> back = codec.decodeBulk(codec.encode(new BulkMessage<>(without, text)), WriteFile.class);
+
+    assertThat(back.value()).isEqualTo(without);
+    assertThat(back.text()).isEqualTo(text);
+  }
+
+  @Test
+  void aSmallTextInTheJsonComesAsTheBytesAFrameWouldCarry() {
+    WriteFile small = new WriteFile(new SandboxRef("task", "t-1"), "a.txt", "hé\uD800!", null, false);
+
+    BulkMessage<WriteFile> back = codec.decodeBulk(codec.encode(small), WriteFile.class);
+
+    assertThat(back.value()).isEqualTo(new WriteFile(new SandboxRef("task", "t-1"), "a.txt", null, null, false));
+    assertThat(back.text()).isEqualTo(new byte[] {'h', (byte) 0xc3, (byte) 0xa9, (byte) 0xef, (byte) 0xbf, (byte) 0xbd, '!'});
+    assertThat(codec.decodeBulk(codec.encode(new WriteFile(null, "a.txt", null, null, false)), WriteFile.class).text()).isNull();
+  }
+
+  @Test
+  void aBulkFrameThatDoesNotFitIsTheSendersError() {
+    byte[] body = {0, 0, 0, 0, 99, '{', '}'};
+
+    assertThatThrownBy(() -> codec.decodeBulk(body, WriteFile.class))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_JSON));
+  }
+
   @Test
   void largeBytesSkipBase64() {
     byte[] data = new byte[2_000_000];

@@ -23,7 +23,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class SandboxBudget {
 
-  /** A written text: the request's string and its encoding into celld's frame (the queued frame is the queue budget's). */
+  /**
+   * A write's content: its bytes taken out of the NATS message and celld's frame holding them again
+   * (the queued frame is the queue budget's). A text is UTF-8 bytes all the way (no string, no escaping).
+   */
   public static final int WRITE_COPIES = 2;
   /** A reply: the decoded value and the encoded NATS reply. */
   public static final int REPLY_COPIES = 2;
@@ -66,5 +69,9 @@ public class SandboxBudget {
 
   public static long chars(String text) {
     return text == null ? 0 : text.length();
+  }
+
+  public static long bytes(byte[] data) {
+    return data == null ? 0 : data.length;
   }
 }

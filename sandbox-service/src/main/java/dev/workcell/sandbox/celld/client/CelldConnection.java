@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,6 +51,9 @@ public final class CelldConnection implements ExecStream.Listener {
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxNumberLength(32).maxStringLength(MAX_FRAME).build())
       .build());
   private static final ObjectWriter REQUESTS = JSON.writerFor(Frame.class);
+  private static final ObjectWriter BULK_HEADS = JSON.writerFor(BulkHead.class);
+  /** Length prefix, the bulk byte and the JSON's length: what precedes a bulk request's JSON. */
+  private static final int BULK_PREFIX = 9;
 
   private final String taskId;
   private final String containerId;
@@ -63,6 +67,8 @@ public final class CelldConnection implements ExecStream.Listener {
   private final StringBuilder stderrTail = new StringBuilder();
   private volatile ExecStream stream;
   private volatile WorkcellException closed;
+  /** celld announced in its ping that it reads bulk request frames. */
+  private volatile boolean bulkRequests;
 
   CelldConnection(String taskId, String containerId) {
     this.taskId = taskId;
@@ -74,6 +80,14 @@ public final class CelldConnection implements ExecStream.Listener {
     if (closed != null) {
       exec.close();
     }
+  }
+
+  /**
+   * Whether {@link CelldRequest.Raw} requests go as bulk request frames: only once celld said in its
+   * ping that it reads them (an older celld would take one for a malformed frame and exit).
+   */
+  void bulkRequests(boolean accepted) {
+    this.bulkRequests = accepted;
   }
 
   public String containerId() {
@@ -109,6 +123,9 @@ public final class CelldConnection implements ExecStream.Listener {
    * null request (only {@link #call(String, Void, Duration)}) has no fields.
    */
   private record Frame(@JsonUnwrapped CelldRequest request, long id, String op) {}
+
+  /** A bulk request frame's JSON: the request without its raw field, then {@code id}, {@code op} and the field's name. */
+  private record BulkHead(@JsonUnwrapped CelldRequest request, long id, String op, String bulk) {}
 
   /** {@link #send(CelldRequest)}, with the request's output events going to {@code sink} until its reply. */
   public Sent send(CelldRequest request, OutputSink sink) {
@@ -193,7 +210,12 @@ public final class CelldConnection implements ExecStream.Listener {
 
   private Sent send(String op, CelldRequest request, LongConsumer beforeWrite) {
     long id = ids.incrementAndGet();
-    byte[] frame = encode(new Frame(request, id, op));
+    byte[] frame;
+    if (request instanceof CelldRequest.Raw raw) {
+      frame = bulkRequests ? encodeBulk(raw, id, op) : encode(new Frame(raw.plain(), id, op));
+    } else {
+      frame = encode(new Frame(request, id, op));
+    }
     if (frame.length - 4 > MAX_FRAME) {
       throw new WorkcellException(ErrorCode.PAYLOAD_TOO_LARGE, "the request exceeds celld's 8 MiB frame limit");
     }
@@ -345,12 +367,43 @@ public final class CelldConnection implements ExecStream.Listener {
     } catch (IOException e) {
       throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
     }
-    int length = bytes.length - 4;
-    bytes[0] = (byte) (length >>> 24);
-    bytes[1] = (byte) (length >>> 16);
-    bytes[2] = (byte) (length >>> 8);
-    bytes[3] = (byte) length;
+    putInt(bytes, 0, bytes.length - 4);
     return bytes;
+  }
+
+  /**
+   * A bulk request frame: the length prefix, byte 0 (no JSON text starts with it), the JSON's length
+   * (4 bytes, big-endian), the JSON naming the raw field in {@code bulk}, then the field's bytes as
+   * they are. The bytes are copied once, into the frame; nothing is escaped or base64-encoded.
+   */
+  private static byte[] encodeBulk(CelldRequest.Raw request, long id, String op) {
+    byte[] raw = request.raw();
+    if (raw == null) {
+      throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, request.rawField() + " is required");
+    }
+    ByteArrayBuilder out = new ByteArrayBuilder();
+    byte[] head;
+    try {
+      out.appendFourBytes(0);
+      out.append(BULK_FRAME);
+      out.appendFourBytes(0);
+      BULK_HEADS.writeValue(out, new BulkHead(request.head(), id, op, request.rawField()));
+      head = out.toByteArray();
+    } catch (IOException e) {
+      throw new WorkcellException(ErrorCode.INTERNAL, "cannot encode a celld request", e);
+    }
+    byte[] frame = Arrays.copyOf(head, head.length + raw.length);
+    System.arraycopy(raw, 0, frame, head.length, raw.length);
+    putInt(frame, 0, frame.length - 4);
+    putInt(frame, 5, head.length - BULK_PREFIX);
+    return frame;
+  }
+
+  private static void putInt(byte[] into, int at, int value) {
+    into[at] = (byte) (value >>> 24);
+    into[at + 1] = (byte) (value >>> 16);
+    into[at + 2] = (byte) (value >>> 8);
+    into[at + 3] = (byte) value;
   }
 
   @Override

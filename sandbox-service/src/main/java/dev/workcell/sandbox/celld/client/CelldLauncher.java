@@ -50,7 +50,9 @@ public class CelldLauncher {
       connection.attach(socketDir.isPresent()
           ? overSocket(name, instance, spec.workdir(), socketDir.get(), connection)
           : driver.exec(instance, spec.workdir(), command(spec.workdir(), List.of()), connection));
-      String version = CelldReplies.pongVersion(connection.call(new CelldRequest.Ping(), PING_TIMEOUT));
+      JsonNode pong = connection.call(new CelldRequest.Ping(), PING_TIMEOUT);
+      String version = CelldReplies.pongVersion(pong);
+      connection.bulkRequests(CelldReplies.bulkRequests(pong));
       requireShell(connection, spec);
       Log.debugf("celld %s serving %s over %s", version, name, socketDir.isPresent() ? "its socket" : "the exec");
       return connection;

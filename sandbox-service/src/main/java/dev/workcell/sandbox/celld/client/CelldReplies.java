@@ -98,6 +98,12 @@ public final class CelldReplies {
     return text(result, "version", 64);
   }
 
+  /** Whether the ping's celld reads bulk request frames: only a literal true says so (an older celld omits it). */
+  public static boolean bulkRequests(JsonNode result) {
+    JsonNode flag = result.get("bulkRequests");
+    return flag != null && flag.isBoolean() && flag.booleanValue();
+  }
+
   static JsonNode array(JsonNode node, String field, int maxItems) {
     JsonNode value = node.get(field);
     if (value == null || !value.isArray()) {

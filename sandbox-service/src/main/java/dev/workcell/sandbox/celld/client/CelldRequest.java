@@ -3,6 +3,11 @@ package dev.workcell.sandbox.celld.client;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -57,6 +62,33 @@ public sealed interface CelldRequest {
     }
   }
 
+  /**
+   * A request whose large field (a write's content or data) a celld that announces
+   * {@code bulkRequests} reads raw after the JSON: a bulk request frame (see {@link CelldConnection}),
+   * which spares JSON escaping or base64 on both sides. Not itself a request type.
+   */
+  interface Raw {
+    /** celld's name of the field that travels raw. */
+    @JsonIgnore
+    default String rawField() {
+      return "data";
+    }
+
+    /** The field's bytes (the caller's array, not copied). */
+    @JsonIgnore
+    byte[] raw();
+
+    /** The request without that field: the bulk frame's JSON. */
+    @JsonIgnore
+    CelldRequest head();
+
+    /** The same request with the field in its JSON, for a celld without bulk requests (bytes: as base64). */
+    @JsonIgnore
+    default CelldRequest plain() {
+      return (CelldRequest) this;
+    }
+  }
+
   /** Atomic replace with text; {@code expectedVersion} null: unconditional. */
   record Write(String path, String content, boolean createParents, String expectedVersion) implements CelldRequest {
     @Override
@@ -66,14 +98,62 @@ public sealed interface CelldRequest {
   }
 
   /**
-   * Atomic replace with raw bytes; {@code expectedVersion} null: unconditional. Jackson writes
+   * {@link Write} with the text as the UTF-8 bytes that came (never a Java string): raw in a bulk
+   * frame, where celld refuses bytes that are not UTF-8 ({@code not_utf8}); for a celld without bulk
+   * requests decoded strictly here and sent as {@link Write}, refused the same way. Holds the
+   * caller's array, as {@link WriteBytes}.
+   */
+  record WriteText(String path, byte[] content, boolean createParents, String expectedVersion) implements CelldRequest, Raw {
+    @Override
+    public String op() {
+      return "write";
+    }
+
+    @Override
+    public String rawField() {
+      return "content";
+    }
+
+    @Override
+    public byte[] raw() {
+      return content;
+    }
+
+    @Override
+    public CelldRequest head() {
+      return new Write(path, null, createParents, expectedVersion);
+    }
+
+    @Override
+    public CelldRequest plain() {
+      try {
+        String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(content)).toString();
+        return new Write(path, text, createParents, expectedVersion);
+      } catch (CharacterCodingException e) {
+        throw new WorkcellException(ErrorCode.NOT_UTF8, path + ": content is not valid UTF-8 (write it as bytes)");
+      }
+    }
+  }
+
+  /**
+   * Atomic replace with raw bytes; {@code expectedVersion} null: unconditional. In JSON Jackson writes
    * {@code data} as standard padded base64 straight into the frame, so no base64 string is built.
    * Holds the caller's array (not copied): the record's equality is the array's identity.
    */
-  record WriteBytes(String path, byte[] data, boolean createParents, String expectedVersion) implements CelldRequest {
+  record WriteBytes(String path, byte[] data, boolean createParents, String expectedVersion) implements CelldRequest, Raw {
     @Override
     public String op() {
       return "write_bytes";
+    }
+
+    @Override
+    public byte[] raw() {
+      return data;
+    }
+
+    @Override
+    public CelldRequest head() {
+      return new WriteBytes(path, null, createParents, expectedVersion);
     }
   }
 
@@ -83,10 +163,20 @@ public sealed interface CelldRequest {
    * replaced file's, else 0644. Holds the caller's array, as {@link WriteBytes}.
    */
   record WritePart(String path, String upload, long offset, byte[] data, boolean last, boolean createParents, Integer mode)
-      implements CelldRequest {
+      implements CelldRequest, Raw {
     @Override
     public String op() {
       return "write_part";
+    }
+
+    @Override
+    public byte[] raw() {
+      return data;
+    }
+
+    @Override
+    public CelldRequest head() {
+      return new WritePart(path, upload, offset, null, last, createParents, mode);
     }
   }
 

@@ -54,10 +54,13 @@ public class FileHandlers {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
       return budget.reply(ref, files.read(ref, r.body().path()), content -> SandboxBudget.chars(content.content()));
     });
-    responder.serve(SandboxSubjects.FILES_WRITE, r -> {
-      SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
-      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * SandboxBudget.chars(r.body().content()), () ->
-          files.write(ref, r.body().path(), r.body().content(), r.body().expectedVersion(), r.body().createParents()));
+    // A text write's content stays the UTF-8 bytes that came, on to celld (no string, no JSON escaping).
+    responder.serveBulk(SandboxSubjects.FILES_WRITE, r -> {
+      WriteFile write = r.body().value();
+      byte[] content = r.body().text();
+      SandboxRef ref = SandboxAccess.require(r.actor(), write.sandbox());
+      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * SandboxBudget.bytes(content), () ->
+          files.write(ref, write.path(), content, write.expectedVersion(), write.createParents()));
     });
     responder.serve(SandboxSubjects.FILES_DELETE, r ->
         files.delete(SandboxAccess.require(r.actor(), r.body().sandbox()), r.body().path(), r.body().recursive()));
@@ -75,14 +78,13 @@ public class FileHandlers {
     });
     responder.serve(SandboxSubjects.FILES_WRITE_BYTES, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
-      long size = r.body().data() == null ? 0 : r.body().data().length;
-      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * size, () ->
+      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * SandboxBudget.bytes(r.body().data()), () ->
           files.writeBytes(ref, r.body().path(), r.body().data(), r.body().expectedVersion(), r.body().createParents()));
     });
     responder.serve(SandboxSubjects.FILES_WRITE_PART, r -> {
       SandboxRef ref = SandboxAccess.require(r.actor(), r.body().sandbox());
-      long size = r.body().data() == null ? 0 : r.body().data().length;
-      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * size, () -> files.writePart(ref, r.body()));
+      return budget.whileHolding(ref, SandboxBudget.WRITE_COPIES * SandboxBudget.bytes(r.body().data()), () ->
+          files.writePart(ref, r.body()));
     });
     responder.serve(SandboxSubjects.FILES_GREP, r -> Offload.blocking(() -> {
       SandboxAccess.require(r.actor(), r.body().sandbox());

@@ -13,7 +13,6 @@ import dev.workcell.contracts.sandbox.FileWritten;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.contracts.sandbox.WritePart;
-import dev.workcell.messaging.budget.Utf8;
 import dev.workcell.sandbox.celld.client.CelldReplies;
 import dev.workcell.sandbox.celld.client.CelldRequest;
 import dev.workcell.sandbox.celld.client.ToolReplies;
@@ -21,7 +20,6 @@ import dev.workcell.sandbox.config.SandboxSettings;
 import dev.workcell.sandbox.lifecycle.service.SandboxLifecycle;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -61,23 +59,27 @@ public class WorkspaceFiles {
     return call(ref, new CelldRequest.Read(entry), FILE_TIMEOUT).map(result -> CelldReplies.fileContent(entry, result));
   }
 
-  public Uni<FileWritten> write(SandboxRef ref, String path, String content, String expectedVersion, boolean createParents) {
+  /**
+   * Atomic replace with text given as its UTF-8 bytes, as they came over NATS: they go to celld raw
+   * (a bulk request frame), never through a Java string. celld refuses bytes that are not UTF-8
+   * ({@code not_utf8}); the gateway already refused them at its door.
+   */
+  public Uni<FileWritten> write(SandboxRef ref, String path, byte[] content, String expectedVersion, boolean createParents) {
     String entry = WorkspacePath.entry(path);
     if (content == null) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "content is required");
     }
-    if (content.length() > Limits.FILE_MAX_BYTES || Utf8.length(content) > Limits.FILE_MAX_BYTES) { // counted, not copied
+    if (content.length > Limits.FILE_MAX_BYTES) {
       throw new WorkcellException(ErrorCode.FILE_TOO_LARGE, "content exceeds " + Limits.FILE_MAX_BYTES + " UTF-8 bytes");
     }
     if (expectedVersion != null && (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS)) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
     }
-    // JSON escaping can inflate text up to six-fold past celld's 8 MiB frame; base64 of 2 MB never does.
-    // The oversized frame is refused before it is sent, so nothing was written yet.
-    return call(ref, new CelldRequest.Write(entry, content, createParents, expectedVersion), FILE_TIMEOUT)
+    // Only a celld without bulk requests gets the text JSON-escaped, which can inflate it up to six-fold
+    // past the 8 MiB frame; base64 of 2 MB never does. The oversized frame is refused before it is sent.
+    return call(ref, new CelldRequest.WriteText(entry, content, createParents, expectedVersion), FILE_TIMEOUT)
         .onFailure(e -> e instanceof WorkcellException w && w.code() == ErrorCode.PAYLOAD_TOO_LARGE)
-        .recoverWithUni(() -> call(ref,
-            new CelldRequest.WriteBytes(entry, content.getBytes(StandardCharsets.UTF_8), createParents, expectedVersion), FILE_TIMEOUT))
+        .recoverWithUni(() -> call(ref, new CelldRequest.WriteBytes(entry, content, createParents, expectedVersion), FILE_TIMEOUT))
         .map(result -> CelldReplies.written(entry, result));
   }
 
@@ -108,7 +110,7 @@ public class WorkspaceFiles {
     if (expectedVersion != null && (expectedVersion.isBlank() || expectedVersion.length() > VERSION_MAX_CHARS)) {
       throw new WorkcellException(ErrorCode.INVALID_ARGUMENT, "expectedVersion is not a version");
     }
-    // The bytes go into the frame as base64 directly (no base64 string in between).
+    // Raw in a bulk request frame (base64 straight into the JSON for a celld without them).
     return call(ref, new CelldRequest.WriteBytes(entry, data, createParents, expectedVersion), FILE_TIMEOUT)
         .map(result -> CelldReplies.written(entry, result));
   }

@@ -1,11 +1,16 @@
 package dev.workcell.sandbox.celld.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.sandbox.runtime.ExecStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +47,9 @@ class CelldRequestWireTest {
             "{\"path\":\"a.txt\",\"content\":\"" + TEXT_JSON + "\",\"createParents\":true,\"id\":1,\"op\":\"write\"}"),
         new Case(new CelldRequest.Write("a.txt", TEXT, false, "v1"),
             "{\"path\":\"a.txt\",\"content\":\"" + TEXT_JSON + "\",\"createParents\":false,\"expectedVersion\":\"v1\",\"id\":1,\"op\":\"write\"}"),
+        // What a text write sends to a celld without bulk requests: the same frame as Write's.
+        new Case(new CelldRequest.WriteText("a.txt", TEXT.getBytes(StandardCharsets.UTF_8), true, null),
+            "{\"path\":\"a.txt\",\"content\":\"" + TEXT_JSON + "\",\"createParents\":true,\"id\":1,\"op\":\"write\"}"),
         new Case(new CelldRequest.WriteBytes("b.bin", BINARY, true, null),
             "{\"path\":\"b.bin\",\"data\":\"++//AGEKgA==\",\"createParents\":true,\"id\":1,\"op\":\"write_bytes\"}"),
         new Case(new CelldRequest.WriteBytes("b.bin", BINARY, false, "v2"),
@@ -140,6 +148,64 @@ class CelldRequestWireTest {
     for (Case c : cases()) {
       assertThat(frameOf(c.request())).as(c.request().op()).isEqualTo(c.frame());
     }
+  }
+
+  /**
+   * A celld that announced {@code bulkRequests} gets writes as bulk request frames: byte 0, the JSON's
+   * length, the JSON without the raw field and naming it in {@code bulk}, then the bytes as they are.
+   * The text write's frame is byte for byte the one celld's bulk_test.go pins ({@code pinnedBulkWrite}).
+   */
+  @Test
+  void writesToACelldWithBulkRequestsCarryTheirBytesRaw() {
+    byte[] text = "h\u00e9\u0001\"\\\n".getBytes(StandardCharsets.UTF_8);
+    assertThat(bulkFrameOf(new CelldRequest.WriteText("a.txt", text, true, null))).isEqualTo(
+        concat(new byte[] {0, 0, 0, 0, 0x4a}, ascii("{\"path\":\"a.txt\",\"createParents\":true,\"id\":1,\"op\":\"write\",\"bulk\":\"content\"}"), text));
+    String head = "{\"path\":\"b.bin\",\"createParents\":false,\"expectedVersion\":\"v2\",\"id\":1,\"op\":\"write_bytes\",\"bulk\":\"data\"}";
+    assertThat(bulkFrameOf(new CelldRequest.WriteBytes("b.bin", BINARY, false, "v2")))
+        .isEqualTo(concat(new byte[] {0, 0, 0, 0, (byte) head.length()}, ascii(head), BINARY));
+    head = "{\"path\":\"r/b.bin\",\"upload\":\"0123456789abcdef\",\"offset\":0,\"last\":true,\"createParents\":false,"
+        + "\"mode\":493,\"id\":1,\"op\":\"write_part\",\"bulk\":\"data\"}";
+    assertThat(bulkFrameOf(new CelldRequest.WritePart("r/b.bin", "0123456789abcdef", 0, BINARY, true, false, 0755)))
+        .isEqualTo(concat(new byte[] {0, 0, 0, 0, (byte) head.length()}, ascii(head), BINARY));
+    // Requests without a raw field stay plain JSON.
+    assertThat(new String(bulkFrameOf(new CelldRequest.Read("a.txt")), StandardCharsets.UTF_8))
+        .isEqualTo("{\"path\":\"a.txt\",\"id\":1,\"op\":\"read\"}");
+  }
+
+  /** Text that is not UTF-8 never reaches a celld without bulk requests as replacement characters: it is refused. */
+  @Test
+  void textThatIsNotUtf8IsRefusedBeforeAPlainWrite() {
+    CelldConnection connection = new CelldConnection("t-wire", "container");
+    connection.attach(new Capture());
+    assertThatThrownBy(() -> connection.send(new CelldRequest.WriteText("a.txt", new byte[] {'o', 'k', (byte) 0xff}, false, null)))
+        .isInstanceOfSatisfying(WorkcellException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.NOT_UTF8);
+          assertThat(e.getMessage()).contains("a.txt: content is not valid UTF-8");
+        });
+  }
+
+  /** The body of the first frame a connection to a celld with bulk requests writes for {@code request}. */
+  private static byte[] bulkFrameOf(CelldRequest request) {
+    Capture peer = new Capture();
+    CelldConnection connection = new CelldConnection("t-wire", "container");
+    connection.attach(peer);
+    connection.bulkRequests(true);
+    connection.send(request);
+    byte[] frame = peer.frames.getFirst();
+    body(frame); // checks the length prefix
+    return Arrays.copyOfRange(frame, 4, frame.length);
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.writeBytes(part);
+    }
+    return out.toByteArray();
   }
 
   /** A text write too large once escaped is resent as bytes: keys in another order than before, the same to celld (it decodes into a struct). */

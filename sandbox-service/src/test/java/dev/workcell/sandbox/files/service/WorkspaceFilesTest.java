@@ -1,9 +1,11 @@
 package dev.workcell.sandbox.files.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.workcell.contracts.Actor;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.CommandResult;
 import dev.workcell.contracts.sandbox.DeleteFile;
 import dev.workcell.contracts.sandbox.FileChanged;
@@ -22,9 +24,14 @@ import dev.workcell.contracts.sandbox.SearchFiles;
 import dev.workcell.contracts.sandbox.SearchResult;
 import dev.workcell.contracts.sandbox.StatFile;
 import dev.workcell.contracts.sandbox.WriteFile;
+import dev.workcell.messaging.BulkMessage;
+import dev.workcell.messaging.NatsRequester;
 import dev.workcell.sandbox.testing.SandboxClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +46,9 @@ class WorkspaceFilesTest {
 
   @Inject
   SandboxClient sandboxes;
+
+  @Inject
+  NatsRequester requester;
 
   SandboxRef ref;
 
@@ -90,6 +100,34 @@ class WorkspaceFilesTest {
     assertThat(read.content()).isEqualTo(text);
     assertThat(read.size()).isEqualTo(1_999_998);
     sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "files-big", true));
+  }
+
+  /**
+   * A text write as the gateway sends it (UTF-8 bytes after the JSON) reaches celld as those bytes:
+   * 2,000,000 control characters, six times that once JSON-escaped, arrive byte for byte; bytes that
+   * are not UTF-8 are refused by celld with not_utf8 and nothing is written (issue 23).
+   */
+  @Test
+  void aTextWriteGoesToCelldAsItsBytesAndMustBeUtf8() {
+    byte[] controls = new byte[2_000_000];
+    Arrays.fill(controls, (byte) 0x01);
+    FileWritten written = requester.request(SandboxSubjects.FILES_WRITE,
+        new BulkMessage<>(new WriteFile(ref, "files-raw/controls.txt", null, null, true), controls), SandboxClient.RUNNER,
+        Duration.ofSeconds(60)).await().atMost(Duration.ofSeconds(65));
+    assertThat(written.size()).isEqualTo(2_000_000);
+    assertThat(sandboxes.call(SandboxSubjects.FILES_READ, new ReadFile(ref, "files-raw/controls.txt")).content())
+        .isEqualTo("\u0001".repeat(2_000_000));
+
+    byte[] invalid = "caf\u00e9 ".getBytes(StandardCharsets.UTF_8);
+    invalid[3] = (byte) 0xe9; // Latin-1 é: not UTF-8
+    WorkcellException refused = assertThrows(WorkcellException.class, () -> requester.request(
+        SandboxSubjects.FILES_WRITE, new BulkMessage<>(new WriteFile(ref, "files-raw/latin1.txt", null, null, true), invalid),
+        SandboxClient.RUNNER, Duration.ofSeconds(30)).await().atMost(Duration.ofSeconds(35)));
+    assertThat(refused.code()).isEqualTo(ErrorCode.NOT_UTF8);
+    assertThat(refused.getMessage()).contains("not valid UTF-8");
+    assertThat(sandboxes.failure(SandboxSubjects.FILES_STAT, new StatFile(ref, "files-raw/latin1.txt")).code())
+        .isEqualTo(ErrorCode.NOT_FOUND);
+    sandboxes.call(SandboxSubjects.FILES_DELETE, new DeleteFile(ref, "files-raw", true));
   }
 
   @Test

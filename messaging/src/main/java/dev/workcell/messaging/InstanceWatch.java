@@ -19,7 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public class InstanceWatch {
 
   static final Duration EVERY = Duration.ofSeconds(1);
-  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+  // No longer than a tick: an ask that went out just before the instance died waits its whole timeout
+  // before the next ask can hear NATS' "no responders" (with 2 s, a terminal once waited 6 s for its
+  // 1011 in CI, as long as two timed-out asks and their ticks). A timeout proves nothing either way, so a short one cannot take a live instance for dead.
+  private static final Duration PROBE_TIMEOUT = EVERY;
 
   private final LivenessProbe probe;
   private final Map<String, Set<Runnable>> watched = new ConcurrentHashMap<>();

@@ -91,7 +91,10 @@ class NatsRequestReplyTest {
   @Test
   void withRepliesOnCallerContextAReplyContinuesOnTheEventLoopThatAskedNotOnTheSharedReplyThread() throws Exception {
     var subject = subject();
-    bus.responder.serve(subject, request -> Uni.createFrom().item(new Echoed(request.body().text(), null, null, null)));
+    // The reply comes a moment later: one that arrived before the caller had attached its continuation
+    // (a race of microseconds, lost once in CI) would run that continuation on the asking thread in either mode.
+    bus.responder.serve(subject, request -> Uni.createFrom().item(new Echoed(request.body().text(), null, null, null))
+        .onItem().delayIt().by(Duration.ofMillis(200)));
     NatsRequester onCaller = new NatsRequester(bus.connection, bus.codec, TestBus.settings(true), bus.inbox);
 
     assertThat(continuationThread(onCaller, subject)).isEqualTo("asking");

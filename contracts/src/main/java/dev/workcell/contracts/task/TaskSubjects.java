@@ -2,6 +2,7 @@ package dev.workcell.contracts.task;
 
 import dev.workcell.contracts.ServiceName;
 import dev.workcell.contracts.subject.NatsUser;
+import dev.workcell.contracts.subject.Push;
 import dev.workcell.contracts.subject.Subject;
 
 import dev.workcell.contracts.task.ApprovalApi.ApprovalsState;
@@ -205,6 +206,15 @@ public final class TaskSubjects {
   public static final Subject<ListAudit, AuditPage> ADMIN_AUDIT =
       Subject.of(P + "admin.audit.list", ListAudit.class, AuditPage.class, ServiceName.TASK, NatsUser.GATEWAY);
 
+  /**
+   * task-service tells every gateway, at once, that an account's reach narrowed: its status, role or
+   * Work access changed, or one of its tasks is being deleted ({@link AccessNarrowed}; core NATS, fire and
+   * forget). The gateway forgets the ownership checks it reuses for that account or task (decision 0025).
+   */
+  public static final Push<AccessNarrowed> ACCESS_NARROWED =
+      Push.core(P + "access.narrowed", AccessNarrowed.class,
+          Push.by(NatsUser.TASK), Push.by(NatsUser.GATEWAY));
+
   // --- agent-runner and sandbox-service (service) ---
 
   /**
@@ -259,6 +269,25 @@ public final class TaskSubjects {
       APPROVAL_RULE_DELETE, TICKET_ISSUE, POLICIES, ADMIN_TASKS);
 
   private TaskSubjects() {}
+
+  /**
+   * Whose reach narrowed: {@code accountId} null means every account (the access mode changed);
+   * {@code taskId} null means every task of the account.
+   */
+  public record AccessNarrowed(String accountId, String taskId) {
+
+    public static AccessNarrowed everyAccount() {
+      return new AccessNarrowed(null, null);
+    }
+
+    public static AccessNarrowed account(String accountId) {
+      return new AccessNarrowed(accountId, null);
+    }
+
+    public static AccessNarrowed task(String accountId, String taskId) {
+      return new AccessNarrowed(accountId, taskId);
+    }
+  }
 
   public record KnownTasks(java.util.List<String> taskIds) {}
 

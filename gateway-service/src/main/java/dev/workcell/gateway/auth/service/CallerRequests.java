@@ -10,13 +10,15 @@ import dev.workcell.messaging.NatsRequester;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * NATS requests made for the current HTTP caller. The account is checked fresh on every request
  * and sent as the actor; ownership is decided by the service that answers, never here. No account
- * state is kept between requests.
+ * state is kept between requests here (the one reuse, of a task's ownership check, is
+ * {@code OwnershipChecks}: forgotten at once on every revocation).
  *
  * <p>A subject of {@link TaskSubjects#CALLER_CHECKED} is one round trip: task-service checks the
  * account (status, Work access, stored role) in its handler before it reads or changes anything
@@ -101,6 +103,12 @@ public class CallerRequests {
 
   public <Q, R> Uni<R> as(Actor actor, Subject<Q, R> subject, BulkMessage<Q> body, Duration deadline) {
     return nats.request(subject, body, actor, deadline);
+  }
+
+  /** The actor the token claims, unconfirmed; empty without a token subject. */
+  public Optional<Actor> claimed() {
+    String accountId = token.getSubject();
+    return accountId == null || accountId.isBlank() ? Optional.empty() : Optional.of(claimedActor(accountId));
   }
 
   /** The actor the token claims; task-service confirms it, or answers role_changed. */

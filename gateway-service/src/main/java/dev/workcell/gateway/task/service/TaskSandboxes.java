@@ -18,10 +18,12 @@ public class TaskSandboxes {
 
   private final NatsRequester nats;
   private final CallerRequests caller;
+  private final OwnershipChecks checks;
 
-  public TaskSandboxes(NatsRequester nats, CallerRequests caller) {
+  public TaskSandboxes(NatsRequester nats, CallerRequests caller, OwnershipChecks checks) {
     this.nats = nats;
     this.caller = caller;
+    this.checks = checks;
   }
 
   /** The checked caller and their task's sandbox. Only then is sandbox-service asked anything. */
@@ -30,9 +32,13 @@ public class TaskSandboxes {
   /**
    * The task read is the account check (task-service checks the caller in the same handler, see
    * {@link CallerRequests#checkedByTaskService}); the actor it succeeded for is the one to pass on.
+   * A recent granting answer for the same claimed caller and task is reused ({@link OwnershipChecks}).
    */
   public Uni<CallerSandbox> ofCaller(String taskId) {
-    return caller.checkedByTaskService(actor -> sandboxOf(actor, taskId).map(ref -> new CallerSandbox(actor, ref)));
+    Uni<CallerSandbox> check = caller.checkedByTaskService(actor -> sandboxOf(actor, taskId).map(ref -> new CallerSandbox(actor, ref)));
+    return caller.claimed()
+        .map(claimed -> checks.reuseOr(new OwnershipChecks.Key(claimed.accountId(), claimed.role(), taskId), check))
+        .orElse(check);
   }
 
   public Uni<SandboxRef> sandboxOf(Actor actor, String taskId) {

@@ -69,7 +69,7 @@ class FreshAccessTest {
         .when().put("/api/work/tasks/" + task.id() + "/file").then().statusCode(200);
     given().auth().oauth2(token).when().get("/api/work/tasks/" + task.id()).then().statusCode(200);
 
-    FixtureServices.ACCOUNTS.put("u-eve", new Account("u-eve", "eve", Actor.Role.USER, "disabled"));
+    FixtureServices.changeAccount(new Account("u-eve", "eve", Actor.Role.USER, "disabled"));
     int before = FixtureServices.subjectsSeenFor("u-eve").size();
     for (Call call : CALLS) {
       Response response = call.send(token, task.id());

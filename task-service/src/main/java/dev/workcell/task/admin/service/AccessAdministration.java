@@ -13,6 +13,8 @@ import dev.workcell.contracts.task.WorkAdminApi.SetAccess;
 import dev.workcell.contracts.task.WorkAdminApi.SetRole;
 import dev.workcell.contracts.task.WorkAdminApi.SetStatus;
 import dev.workcell.contracts.task.WorkAdminApi.StatusChanged;
+import dev.workcell.contracts.task.TaskSubjects.AccessNarrowed;
+import dev.workcell.task.access.messaging.AccessNarrowedPublisher;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.access.WorkSettingsEntity;
 import dev.workcell.task.access.repository.WorkSettingsRepository;
@@ -52,9 +54,10 @@ public class AccessAdministration {
   private final TaskPausing pausing;
   private final TaskDeletion deletion;
   private final AuditLog audit;
+  private final AccessNarrowedPublisher narrowed;
 
   public AccessAdministration(WorkAccess access, WorkSettingsRepository settings, AccountRepository accounts,
-      TaskRepository tasks, TaskPausing pausing, TaskDeletion deletion, AuditLog audit) {
+      TaskRepository tasks, TaskPausing pausing, TaskDeletion deletion, AuditLog audit, AccessNarrowedPublisher narrowed) {
     this.access = access;
     this.settings = settings;
     this.accounts = accounts;
@@ -62,6 +65,7 @@ public class AccessAdministration {
     this.pausing = pausing;
     this.deletion = deletion;
     this.audit = audit;
+    this.narrowed = narrowed;
   }
 
   public Uni<AccessMode> mode() {
@@ -90,6 +94,7 @@ public class AccessAdministration {
               current.updatedBy = actor.accountId();
               return audit.record(actor, "access.mode", null, Map.of("from", previous, "to", mode));
             }))
+        .invoke(() -> narrowed.push(AccessNarrowed.everyAccount()))
         .chain(() -> WorkSettingsEntity.ADMINS.equals(mode) ? pausing.pauseNonAdmins()
             : Uni.createFrom().item(new TaskPausing.Paused(0, 0)))
         .map(paused -> new AccessChanged(mode, paused.tasks(), paused.cancelledRuns()));
@@ -115,6 +120,7 @@ public class AccessAdministration {
             })
             .chain(account -> settings.settings().map(s -> new Demotion(account,
                 !WorkAccess.hasWorkAccess(account.role, account.status, s.accessMode)))))
+        .invoke(() -> narrowed.push(AccessNarrowed.account(id.toString())))
         .chain(result -> (result.lostAccess ? pausing.pauseOwner(id) : Uni.createFrom().item(new TaskPausing.Paused(0, 0)))
             .map(paused -> new RoleChanged(AccountService.toContract(result.account), paused.tasks(),
                 paused.cancelledRuns())));
@@ -142,6 +148,7 @@ public class AccessAdministration {
               return audit.record(actor, "account.status", null, Map.of("accountId", id.toString(), "from", previous,
                   "to", status));
             }))
+        .invoke(() -> narrowed.push(AccessNarrowed.account(id.toString())))
         .chain(account -> (disabling ? pausing.pauseOwner(id) : Uni.createFrom().item(new TaskPausing.Paused(0, 0)))
             .map(paused -> new StatusChanged(AccountService.toContract(account), paused.tasks(), paused.cancelledRuns())));
   }
@@ -170,6 +177,7 @@ public class AccessAdministration {
             .chain(() -> Panache.withTransaction(() -> accounts.deleteById(id)
                 .call(() -> audit.record(actor, "account.delete", null, Map.of("accountId", id.toString(),
                     "deletedTasks", taskIds.size())))))
+            .invoke(() -> narrowed.push(AccessNarrowed.account(id.toString())))
             .map(ignored -> new AccountDeleted(id.toString(), taskIds.size())));
   }
 

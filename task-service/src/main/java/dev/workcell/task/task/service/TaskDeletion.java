@@ -5,6 +5,8 @@ import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.task.RunState;
 import dev.workcell.contracts.task.TaskApi.TaskDeleted;
 import dev.workcell.contracts.task.TaskApi.TaskRef;
+import dev.workcell.contracts.task.TaskSubjects.AccessNarrowed;
+import dev.workcell.task.access.messaging.AccessNarrowedPublisher;
 import dev.workcell.task.access.service.WorkAccess;
 import dev.workcell.task.audit.service.AuditLog;
 import dev.workcell.task.run.service.RunService;
@@ -37,14 +39,16 @@ public class TaskDeletion {
   private final RunService runs;
   private final SandboxRuntime sandboxes;
   private final AuditLog audit;
+  private final AccessNarrowedPublisher narrowed;
 
   public TaskDeletion(WorkAccess access, TaskRepository tasks, RunService runs, SandboxRuntime sandboxes,
-      AuditLog audit) {
+      AuditLog audit, AccessNarrowedPublisher narrowed) {
     this.access = access;
     this.tasks = tasks;
     this.runs = runs;
     this.sandboxes = sandboxes;
     this.audit = audit;
+    this.narrowed = narrowed;
   }
 
   /** The owner deletes one of their tasks; a retry after a failed clean-up takes the same path. */
@@ -73,8 +77,12 @@ public class TaskDeletion {
         .replaceWith(new Decommissioned(task.id, task.ownerId, run == null ? null : run.id)));
   }
 
-  /** After the transaction: the ended run's runner hears it at once and its stream ends, not at the next heartbeat. */
+  /**
+   * After the transaction: the gateways stop reusing ownership checks of the task, and the ended run's
+   * runner hears it at once and its stream ends, not at the next heartbeat.
+   */
   public Uni<Void> announce(Decommissioned marked) {
+    narrowed.push(AccessNarrowed.task(marked.ownerId().toString(), marked.taskId().toString()));
     return marked.endedRunId() == null ? Uni.createFrom().voidItem()
         : runs.announceEnded(marked.taskId().toString(), marked.endedRunId().toString(), RunState.CANCELLED, DELETING);
   }
@@ -86,6 +94,8 @@ public class TaskDeletion {
         .chain(() -> Panache.withTransaction(() -> tasks.delete("id", taskId)
             .call(deleted -> deleted == 0 ? Uni.createFrom().voidItem()
                 : audit.record(actor, "task.delete", taskId, Map.of("ownerId", ownerId.toString())))))
+        // again: a check made between the announcement and the rows' removal still found the task
+        .invoke(() -> narrowed.push(AccessNarrowed.task(ownerId.toString(), taskId.toString())))
         .replaceWithVoid();
   }
 

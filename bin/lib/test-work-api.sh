@@ -175,16 +175,22 @@ wa_admin_lists_accounts_users_cannot() {
 }
 
 # Seed 004's order: open Work to users, demote an admin (their admin calls are refused at once),
-# disable a user (their next request is refused), delete them with their tasks; each change audited.
+# disable a user (their next request is refused, a file request too: the gateway forgets the
+# ownership answer it reused the moment task-service announces the change, decision 0025), delete
+# them with their tasks; each change audited.
 wa_accounts_managed_in_order() {
-  local user other
+  local user other task
   user=$(wa_account_id work-api-user) && other=$(wa_account_id work-api-other-admin) || return 1
   wa_call PUT /api/work/admin/access "$WA_ADMIN" '{"mode":"users"}' && wa_expect 200 || return 1
   wa_call POST /api/work/tasks "$WA_USER" '{"message":"mine","provider":"ollama","model":"qwen3:8b"}' && wa_expect 201 || return 1
+  task=$(sed -n 's/.*"task":{"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$WA_BODY")
+  wa_call PUT "/api/work/tasks/$task/file" "$WA_USER" '{"path":"mine.txt","content":"mine"}' && wa_expect 200 || return 1
+  wa_call GET "/api/work/tasks/$task/file?path=mine.txt" "$WA_USER" && wa_expect 200 || return 1
   wa_call PUT "/api/work/admin/accounts/$other/role" "$WA_ADMIN" '{"role":"user"}' && wa_expect 200 || return 1
   grep -q '"role":"USER"' <<<"$WA_BODY" || return 1
   wa_call GET /api/work/admin/accounts "$WA_OTHER" && wa_expect 403 forbidden || return 1
   wa_call PUT "/api/work/admin/accounts/$user/status" "$WA_ADMIN" '{"status":"disabled"}' && wa_expect 200 || return 1
+  wa_call GET "/api/work/tasks/$task/file?path=mine.txt" "$WA_USER" && wa_expect 403 account_disabled || return 1
   wa_call GET /api/work/tasks "$WA_USER" && wa_expect 403 account_disabled || return 1
   wa_call DELETE "/api/work/admin/accounts/$user" "$WA_ADMIN" && wa_expect 200 || return 1
   grep -q '"deletedTasks":1' <<<"$WA_BODY" || return 1

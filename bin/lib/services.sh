@@ -26,9 +26,13 @@ WC_TRIM_NATIVE_HEAP_MS=${WORKCELL_TRIM_NATIVE_HEAP_MS:-30000}
 # JSON and NATS copies: several MB): in the default one, 5 MB at -Xms16m, every collection promoted
 # them, the old generation filled with garbage and the serial collector grew it rather than collect,
 # up to -Xmx (RSS +43 % over a 10-minute soak, with 18 MB live). A fixed 40 MB young generation with
-# 6.7 MB survivors (-Xms64m, so it is whole from the start) lets them die young (bench/soak/results.md).
+# 6.7 MB survivors lets most of them die young (bench/soak/results.md). At 260-280 requests/s (once
+# Work requests skipped task-service, decision 0025) the rest still filled the old generation by
+# ~0.5 MB/s until it reached its maximum, minutes after the warm-up: RSS +27-30 % with 16 MB live.
+# So the whole heap is committed and touched at start (-Xms = -Xmx, AlwaysPreTouch): the gateway's
+# RSS is from the first minute what it is under load (idle about +100 MB).
 declare -A WC_SERVICE_JAVA_OPTS=(
-  [gateway-service]=${WORKCELL_JAVA_OPTS_GATEWAY:--Xms64m -Xmn40m -XX:SurvivorRatio=4}
+  [gateway-service]=${WORKCELL_JAVA_OPTS_GATEWAY:--Xms160m -Xmn40m -XX:SurvivorRatio=4 -XX:+AlwaysPreTouch}
 )
 
 # Operator variables a service receives when they are set in the launcher's environment: seed 004's

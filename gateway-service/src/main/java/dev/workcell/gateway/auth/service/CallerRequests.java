@@ -79,13 +79,13 @@ public class CallerRequests {
    * use it.
    */
   public <T> Uni<T> checkedByTaskService(Function<Actor, Uni<T>> request) {
-    String accountId = token.getSubject();
-    if (accountId == null || accountId.isBlank()) {
+    // Read from the token here, on the request's thread: the recovery runs where the reply arrived.
+    Optional<Actor> claimed = claimed();
+    if (claimed.isEmpty()) {
       return Uni.createFrom().failure(new WorkcellException(ErrorCode.UNAUTHENTICATED, "a bearer token is required"));
     }
-    // Read from the token here, on the request's thread: the recovery runs where the reply arrived.
-    Actor claimed = claimedActor(accountId);
-    return request.apply(claimed)
+    String accountId = claimed.get().accountId();
+    return request.apply(claimed.get())
         .onFailure(CallerRequests::roleChanged).recoverWithUni(() -> accounts.actor(accountId).chain(actor -> request.apply(actor)));
   }
 

@@ -20,11 +20,12 @@ public class ProblemMapper {
 
   @ServerExceptionMapper
   public Response workcell(WorkcellException e, UriInfo uri) {
-    Response response = respond(e.code(), e.getMessage(), uri);
     if (e instanceof RetryLaterException later) {
-      return Response.fromResponse(response).header("Retry-After", later.retryAfterSeconds()).build();
+      // Its own wait replaces the code's usual one: two Retry-After headers would leave the client guessing.
+      return Response.fromResponse(respond(e.code(), e.getMessage(), uri))
+          .header("Retry-After", null).header("Retry-After", later.retryAfterSeconds()).build();
     }
-    return response;
+    return respond(e.code(), e.getMessage(), uri);
   }
 
   /** Missing, malformed, expired or foreign tokens: the same 401 problem for all, no hint which. */

@@ -21,4 +21,16 @@ public interface BudgetSettings {
   /** How long a request body waits for room before it is refused (429); nothing of it is read meanwhile. */
   @WithDefault("2s")
   Duration bodyWait();
+
+  /**
+   * Bytes per second of large request bodies (64 KiB and more: file saves, writes, uploads) one user
+   * sends, sustained; 0 turns the pacing off. A body over the rate waits, unread (at most
+   * {@link #bodyWait()}, then 429 with Retry-After).
+   */
+  @WithDefault("16777216")
+  long bulkBytesPerSecond();
+
+  /** Bytes of large bodies one user may send at once after a pause, before the pacing starts. */
+  @WithDefault("16777216")
+  long bulkBurstBytes();
 }

@@ -4,7 +4,9 @@ import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.gateway.budget.config.BudgetSettings;
+import dev.workcell.gateway.budget.service.BulkPacer;
 import dev.workcell.gateway.budget.service.GatewayBudget;
+import dev.workcell.gateway.problem.RetryLaterException;
 import dev.workcell.messaging.budget.ByteBudget;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
@@ -14,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -22,6 +25,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * Open Terminal writes and uploads, every other body of both APIs): {@link GatewayBudget#BODY_COPIES}
  * times its Content-Length, given back when the answer has been sent. A body that does not fit
  * waits up to {@code body-wait} (unread, so waiting costs no heap), then gets 429 {@code rate_limited}.
+ * Before that, a large body waits its turn in its user's {@link BulkPacer} (the same wait at most).
  */
 public class BodyBudgetFilter {
 
@@ -31,10 +35,12 @@ public class BodyBudgetFilter {
   private static final Duration LAST_RETRY = Duration.ofMillis(250);
 
   private final GatewayBudget budget;
+  private final BulkPacer pacer;
   private final Duration wait;
 
-  public BodyBudgetFilter(GatewayBudget budget, BudgetSettings settings) {
+  public BodyBudgetFilter(GatewayBudget budget, BulkPacer pacer, BudgetSettings settings) {
     this.budget = budget;
+    this.pacer = pacer;
     this.wait = settings.bodyWait();
   }
 
@@ -49,12 +55,15 @@ public class BodyBudgetFilter {
     if (!terminal && !path.startsWith("/api/work/")) {
       return Uni.createFrom().voidItem();
     }
-    long bytes = GatewayBudget.BODY_COPIES * declaredLength(context);
+    long length = declaredLength(context);
+    long bytes = GatewayBudget.BODY_COPIES * length;
     if (bytes == 0) {
       return Uni.createFrom().voidItem();
     }
     Context vertx = Vertx.currentContext();
+    long deadline = System.nanoTime() + wait.toNanos();
     return user(context, terminal)
+        .call(user -> paced(user, length, deadline))
         .chain(user -> Uni.createFrom().item(() -> budget.take(user, bytes))
             .onFailure(BodyBudgetFilter::rateLimited).retry().withBackOff(FIRST_RETRY, LAST_RETRY).expireIn(wait.toMillis())
             .onFailure(failure -> !(failure instanceof WorkcellException)).transform(failure ->
@@ -70,6 +79,22 @@ public class BodyBudgetFilter {
           }
         })
         .replaceWithVoid();
+  }
+
+  /** Done when the user's pacer lets a body of {@code length} in; 429 with Retry-After when that is after {@code deadline}. */
+  private Uni<Void> paced(String user, long length, long deadline) {
+    long waitNanos = pacer.take(user, length);
+    if (waitNanos == 0) {
+      return Uni.createFrom().voidItem();
+    }
+    if (System.nanoTime() + waitNanos > deadline) {
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(waitNanos + 999_999_999L);
+      return Uni.createFrom().failure(new RetryLaterException(ErrorCode.RATE_LIMITED,
+          "this user sends large bodies faster than the gateway's pace; retry after " + seconds + " s", seconds));
+    }
+    // Vert.x timers count whole milliseconds (and refuse 0).
+    return Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(waitNanos) + 1))
+        .chain(() -> paced(user, length, deadline));
   }
 
   /** Content-Length, or for a chunked body the largest the gateway reads for a file. */

@@ -5,19 +5,24 @@ import io.vertx.core.Vertx;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Token buckets keyed by caller ({@code account:<id>} or {@code address:<ip>}). Memory stays bounded:
+ * Token buckets keyed by caller ({@code account:<id>} or {@code address:<ip>}): requests per second
+ * here, and kibibytes of request bodies per second in the gateway's bulk pacing. Memory stays bounded:
  * buckets that have refilled are dropped periodically (a full bucket equals a new one), and past
  * {@code maxTrackedCallers} new callers share one overflow bucket rather than growing the map.
  */
 @ApplicationScoped
 public class CallerRateLimiter {
 
-  private final RateLimitSettings settings;
+  private final boolean enabled;
+  private final int burst;
+  private final double perSecond;
+  private final int maxTrackedCallers;
   private final ConcurrentHashMap<String, TokenBucket> buckets = new ConcurrentHashMap<>();
   private final TokenBucket overflow;
   private final LongSupplier clock;
@@ -30,30 +35,45 @@ public class CallerRateLimiter {
   }
 
   CallerRateLimiter(RateLimitSettings settings, Vertx vertx, LongSupplier clock) {
-    this.settings = settings;
+    this(settings.enabled(), settings.burst(), settings.requestsPerSecond(), settings.maxTrackedCallers(),
+        settings.evictEvery(), vertx, clock);
+  }
+
+  /** Buckets of {@code burst} tokens refilled at {@code perSecond}; not enabled: every take passes. */
+  public CallerRateLimiter(boolean enabled, int burst, double perSecond, int maxTrackedCallers, Duration evictEvery,
+      Vertx vertx, LongSupplier clock) {
+    this.enabled = enabled;
+    this.burst = burst;
+    this.perSecond = perSecond;
+    this.maxTrackedCallers = maxTrackedCallers;
     this.clock = clock;
     this.vertx = vertx;
-    this.overflow = new TokenBucket(settings.burst(), settings.requestsPerSecond(), clock.getAsLong());
-    this.evictionTimer = vertx == null ? -1 : vertx.setPeriodic(settings.evictEvery().toMillis(), id -> evictIdle());
+    this.overflow = new TokenBucket(burst, perSecond, clock.getAsLong());
+    this.evictionTimer = vertx == null ? -1 : vertx.setPeriodic(evictEvery.toMillis(), id -> evictIdle());
   }
 
   /** 0 when the request may go ahead; otherwise the whole seconds (at least 1) to wait. */
   public long admit(String caller) {
-    if (!settings.enabled()) {
+    long waitNanos = take(caller, 1);
+    return waitNanos == 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toSeconds(waitNanos + 999_999_999L));
+  }
+
+  /** 0 when {@code tokens} were taken from the caller's bucket (see {@link TokenBucket}); otherwise the nanoseconds to wait. */
+  public long take(String caller, long tokens) {
+    if (!enabled) {
       return 0;
     }
     long now = clock.getAsLong();
     TokenBucket bucket = buckets.get(caller);
     if (bucket == null) {
-      if (buckets.size() >= settings.maxTrackedCallers()) {
+      if (buckets.size() >= maxTrackedCallers) {
         evictIdle();
       }
-      bucket = buckets.size() >= settings.maxTrackedCallers()
+      bucket = buckets.size() >= maxTrackedCallers
           ? overflow
-          : buckets.computeIfAbsent(caller, key -> new TokenBucket(settings.burst(), settings.requestsPerSecond(), now));
+          : buckets.computeIfAbsent(caller, key -> new TokenBucket(burst, perSecond, now));
     }
-    long waitNanos = bucket.take(now);
-    return waitNanos == 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toSeconds(waitNanos + 999_999_999L));
+    return bucket.take(now, tokens);
   }
 
   /** Drops every bucket that has refilled; returns how many callers remain tracked. */
@@ -68,7 +88,7 @@ public class CallerRateLimiter {
   }
 
   @PreDestroy
-  void stop() {
+  public void stop() {
     if (evictionTimer >= 0) {
       vertx.cancelTimer(evictionTimer);
     }

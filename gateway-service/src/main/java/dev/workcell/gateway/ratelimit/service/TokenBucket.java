@@ -3,6 +3,8 @@ package dev.workcell.gateway.ratelimit.service;
 /**
  * One caller's token bucket ({@code capacity} tokens, one more every {@code 1/perSecond} s), kept
  * as the time the bucket will be full again (the GCRA form): one long, exact integer arithmetic.
+ * A take of several tokens needs only one to be there and may overdraw the bucket: a request bigger
+ * than the bucket still passes once, and the caller's next one waits until the debt is refilled.
  */
 final class TokenBucket {
 
@@ -16,14 +18,14 @@ final class TokenBucket {
     this.fullAtNanos = nowNanos;
   }
 
-  /** 0 when a token was taken; otherwise the nanoseconds until one is available. */
-  synchronized long take(long nowNanos) {
+  /** 0 when {@code tokens} were taken; otherwise the nanoseconds until the bucket holds one. */
+  synchronized long take(long nowNanos, long tokens) {
     long base = Math.max(fullAtNanos, nowNanos);
     long wait = base + intervalNanos - capacityNanos - nowNanos;
     if (wait > 0) {
       return wait;
     }
-    fullAtNanos = base + intervalNanos;
+    fullAtNanos = base + intervalNanos * Math.max(1, tokens);
     return 0;
   }
 

@@ -21,6 +21,11 @@ WC_MALLOC_ARENA_MAX=${WORKCELL_MALLOC_ARENA_MAX:-2}
 # Native Memory Tracking total; `jcmd PID System.trim_native_heap` gave back 17-34 MB per JVM at once.
 # The JVM trims it itself every WORKCELL_TRIM_NATIVE_HEAP_MS (0: never) when it knows the option.
 WC_TRIM_NATIVE_HEAP_MS=${WORKCELL_TRIM_NATIVE_HEAP_MS:-30000}
+# glibc serves a freed block of 128 KiB and more from the heap the next time once one was freed (its
+# mmap threshold follows the largest block freed, up to 32 MiB), and keeps it until a trim: a JVM's
+# short-lived megabyte buffers (a terminal's output, the mirror's copies) then raised its RSS by 20-55 MB
+# between two trims. A fixed threshold maps such blocks and unmaps them on free (0: glibc's own).
+WC_MALLOC_MMAP_THRESHOLD=${WORKCELL_MALLOC_MMAP_THRESHOLD:-131072}
 # Added for one service (after WC_JAVA_OPTS, so they win); WORKCELL_JAVA_OPTS_GATEWAY etc. replace them.
 # The gateway's young generation holds the requests in flight (20 users' 64 KB bodies with their
 # JSON and NATS copies: several MB): in the default one, 5 MB at -Xms16m, every collection promoted
@@ -185,11 +190,12 @@ wc_start_service() {
   rm -rf "$app" && mkdir -p "$WC_STATE/app" && cp -a "$(dirname "$(wc_jar "$svc")")" "$app"
   # A class-data archive per service, written at its first clean exit, shortens every later start.
   mkdir -p "$WC_STATE/cds"
-  local trim
+  local trim mmap=()
   trim=$(wc_trim_opts)
+  [[ $WC_MALLOC_MMAP_THRESHOLD == 0 ]] || mmap=(MALLOC_MMAP_THRESHOLD_="$WC_MALLOC_MMAP_THRESHOLD")
   # The supervisor keeps the JVM running (it still exits on out-of-memory: a supervised process should).
   setsid bash "$ROOT/bin/lib/supervise.sh" "$svc" "$WC_RUN" "$WC_LOGS" \
-    env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 MALLOC_ARENA_MAX="$WC_MALLOC_ARENA_MAX" "${env_lines[@]}" \
+    env -i PATH=/usr/bin:/bin HOME="$WC_STATE" LANG=C.UTF-8 MALLOC_ARENA_MAX="$WC_MALLOC_ARENA_MAX" "${mmap[@]}" "${env_lines[@]}" \
     "$JAVA_HOME/bin/java" $WC_JAVA_OPTS $trim ${WC_SERVICE_JAVA_OPTS[$svc]:-} -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$WC_STATE/cds/$svc.jsa" \
     -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$app/quarkus-run.jar" >/dev/null 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   echo $! >"$WC_RUN/$svc.supervisor.pid"

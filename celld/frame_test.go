@@ -108,7 +108,14 @@ type binaryProc struct {
 
 func startBinary(t *testing.T, root string, cred *syscall.Credential, args ...string) *binaryProc {
 	t.Helper()
-	cmd := exec.Command(binPath, append([]string{"serve", "--root", root}, args...)...)
+	return startBinaryVia(t, nil, root, cred, args...)
+}
+
+// startBinaryVia starts celld through wrapper, a command that ends by exec-ing its arguments.
+func startBinaryVia(t *testing.T, wrapper []string, root string, cred *syscall.Credential, args ...string) *binaryProc {
+	t.Helper()
+	argv := append(append(append([]string{}, wrapper...), binPath, "serve", "--root", root), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -176,6 +183,20 @@ func TestBinaryServesFramesOverPipes(t *testing.T) {
 	}
 	if ws := b.waitExit(t); !ws.Exited() || ws.ExitStatus() == 0 {
 		t.Fatalf("exit status %v", ws)
+	}
+}
+
+// Started with SIGINT and SIGHUP ignored (a background job of a script), celld still starts its
+// commands with both at their default action: otherwise Ctrl-C in a terminal would not stop them.
+func TestBinaryStartedWithSignalsIgnoredStartsCommandsWithThemAtDefault(t *testing.T) {
+	b := startBinaryVia(t, []string{"/bin/sh", "-c", `trap "" INT HUP; exec "$0" "$@"`}, t.TempDir(), nil)
+	r := decode[procs.ExecResult](t, b.call(map[string]any{"op": "exec", "command": "grep SigIgn /proc/self/status"}))
+	var ignored uint64
+	if _, err := fmt.Sscanf(strings.TrimSpace(r.Stdout), "SigIgn:\t%x", &ignored); err != nil {
+		t.Fatalf("%q: %v", r.Stdout, err)
+	}
+	if hup, intr := ignored&(1<<(syscall.SIGHUP-1)), ignored&(1<<(syscall.SIGINT-1)); hup != 0 || intr != 0 {
+		t.Fatalf("the command ignores SIGHUP or SIGINT: SigIgn %016x", ignored)
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,6 +36,11 @@ func TestMain(m *testing.M) {
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building celld:", err)
 		os.Exit(1)
+	}
+	// The in-process servers start shells as the binary does (notifyStop), also when the tests
+	// were started with SIGINT ignored; a developer's Ctrl-C still ends them otherwise.
+	if signal.Ignored(syscall.SIGINT) || signal.Ignored(syscall.SIGHUP) {
+		notifyStop()
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

@@ -121,13 +121,12 @@ func run(args []string) int {
 		// The exec stays attached: EOF on stdin still means the caller is done with this celld.
 		go func() { io.Copy(io.Discard, os.Stdin); stop <- nil }()
 	}
+	term := notifyStop() // before the first shell can start
 	s := newServer(r, *maxOutput, out)
 	// A failed write means the caller is gone: clean up and leave (a blocked read cannot be
 	// interrupted, so do not wait for serve).
 	s.out.OnFail = func(error) { stop <- nil }
 	go func() { stop <- s.serve(in) }()
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	select {
 	case err = <-stop:
 	case <-term:
@@ -139,4 +138,14 @@ func run(args []string) int {
 		return 3
 	}
 	return 0
+}
+
+// notifyStop delivers the signals that end celld. It also gives every process celld starts those
+// signals' default action: started with SIGINT or SIGHUP ignored (a background job of a script),
+// Go would leave them ignored and every shell would inherit that, so Ctrl-C in a terminal would not
+// stop its command; once notified, Go handles them, and exec resets handled signals to the default.
+func notifyStop() chan os.Signal {
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	return term
 }

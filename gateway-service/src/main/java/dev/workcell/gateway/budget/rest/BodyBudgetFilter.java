@@ -7,6 +7,7 @@ import dev.workcell.gateway.budget.config.BudgetSettings;
 import dev.workcell.gateway.budget.service.BulkPacer;
 import dev.workcell.gateway.budget.service.GatewayBudget;
 import dev.workcell.gateway.problem.RetryLaterException;
+import dev.workcell.gateway.ratelimit.service.CallerRateLimiter;
 import dev.workcell.messaging.budget.ByteBudget;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
@@ -88,7 +89,7 @@ public class BodyBudgetFilter {
       return Uni.createFrom().voidItem();
     }
     if (System.nanoTime() + waitNanos > deadline) {
-      long seconds = TimeUnit.NANOSECONDS.toSeconds(waitNanos + 999_999_999L);
+      long seconds = CallerRateLimiter.retryAfterSeconds(waitNanos);
       return Uni.createFrom().failure(new RetryLaterException(ErrorCode.RATE_LIMITED,
           "this user sends large bodies faster than the gateway's pace; retry after " + seconds + " s", seconds));
     }

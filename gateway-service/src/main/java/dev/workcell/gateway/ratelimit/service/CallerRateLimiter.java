@@ -55,7 +55,12 @@ public class CallerRateLimiter {
   /** 0 when the request may go ahead; otherwise the whole seconds (at least 1) to wait. */
   public long admit(String caller) {
     long waitNanos = take(caller, 1);
-    return waitNanos == 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toSeconds(waitNanos + 999_999_999L));
+    return waitNanos == 0 ? 0 : retryAfterSeconds(waitNanos);
+  }
+
+  /** A wait as the whole seconds (at least 1) a Retry-After tells the client. */
+  public static long retryAfterSeconds(long waitNanos) {
+    return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(waitNanos + 999_999_999L));
   }
 
   /** 0 when {@code tokens} were taken from the caller's bucket (see {@link TokenBucket}); otherwise the nanoseconds to wait. */

@@ -26,7 +26,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * Open Terminal writes and uploads, every other body of both APIs): {@link GatewayBudget#BODY_COPIES}
  * times its Content-Length, given back when the answer has been sent. A body that does not fit
  * waits up to {@code body-wait} (unread, so waiting costs no heap), then gets 429 {@code rate_limited}.
- * Before that, a large body waits its turn in its user's {@link BulkPacer} (the same wait at most).
+ * Before that, a large body waits its turn in its user's {@link BulkPacer}, also at most
+ * {@code body-wait}; the turn is taken even when the budget then refuses the body.
  */
 public class BodyBudgetFilter {
 

@@ -32,9 +32,9 @@ wt_lifecycle_checks() {
   wt_check "lifecycle: WORK_COMMAND_TIMEOUT_MS=2000 times out a model's sleep 10" wt_life_command_timeout "$url" "$token"
   wt_check "lifecycle: capabilities report the cap of 2 and a free instance after all this" \
     wt_life_capabilities_free "$url" "$token"
-  wt_check "capacity: sandbox-service restarts with a memory budget of 3g (one 2g sandbox fits)" \
-    wt_life_restart "$state" "${env[@]}" WORKCELL_SANDBOX_MEMORY_BUDGET=3g "${stack[@]}"
-  wt_check "capacity: a second home stops the idle first one; with the running home busy the first answers 429 runtime_capacity" \
+  wt_check "capacity: sandbox-service restarts with a memory budget of 3g (one 2g sandbox fits) and an eviction minimum of 5 s" \
+    wt_life_restart "$state" "${env[@]}" WORKCELL_SANDBOX_MEMORY_BUDGET=3g WORKCELL_SANDBOX_EVICTION_MIN_IDLE=5s "${stack[@]}"
+  wt_check "capacity: a second home is refused (429 runtime_capacity) while the first was used within 5 s, then stops it; with the running home busy the first answers 429" \
     wt_life_capacity "$url" "$token" "$(cat "$state/secrets/terminal-server-key")"
   wt_check "capacity: sandbox-service restarts with the default memory budget" \
     wt_life_restart "$state" "${env[@]}" "${stack[@]}"
@@ -177,9 +177,10 @@ wt_life_instance_idle() {
   [[ $(curl -sf -H "Authorization: Bearer $2" "$1/api/work/capabilities" | wt_json runtime.globalActive) == 0 ]]
 }
 
-# wt_life_capacity URL TOKEN KEY — through the Open Terminal API, with a budget of one 2g sandbox:
-# home A runs; home B's start stops the idle A (its volume kept) and runs; with a process keeping B
-# busy, A's next request is refused with 429 runtime_capacity and Retry-After; then B's process ends.
+# wt_life_capacity URL TOKEN KEY — through the Open Terminal API, with a budget of one 2g sandbox and
+# an eviction minimum of 5 s: home A runs; home B's start is refused while A was used within 5 s (its
+# user is at work), then stops the quiet A (its volume kept) and runs; with a process keeping B busy,
+# A's next request is refused with 429 runtime_capacity and Retry-After; then B's process ends.
 wt_life_capacity() {
   local url=$1 token=$2 key=$3 a="cap-a-$$-$RANDOM" b="cap-b-$$-$RANDOM" caps process answer code
   local term=$url/api/open-terminal
@@ -189,6 +190,12 @@ wt_life_capacity() {
   caps=$(curl -sf -H "Authorization: Bearer $token" "$url/api/work/capabilities") || return 1
   echo "runtime.memory: $(wt_json runtime.memory <<<"$caps")"
   [[ $(wt_json runtime.memory.budgetBytes <<<"$caps") == $((3 << 30)) ]] || { echo "the budget is not 3g"; return 1; }
+  answer=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" -H "X-User-Id: $b" "$term/files/list")
+  echo "B while A was used within 5 s: ${answer//$'\n'/ }"
+  [[ ${answer##*$'\n'} == 429 && $(wt_json code <<<"${answer%$'\n'*}") == runtime_capacity && $answer == *"used in the last 5 s"* ]] \
+    || { echo "B's start did not wait for A to be quiet"; return 1; }
+  [[ $(wt_life_home_state "$a") == running ]] || { echo "A was stopped while in use"; return 1; }
+  sleep 6
   curl -sf -H "Authorization: Bearer $key" -H "X-User-Id: $b" "$term/files/list" >/dev/null || return 1
   echo "after B's start: A $(wt_life_home_state "$a"), B $(wt_life_home_state "$b")"
   [[ $(wt_life_home_state "$a") != running && $(wt_life_home_state "$b") == running ]] || return 1

@@ -208,7 +208,7 @@ source "$ROOT/bin/lib/test-overload.sh"
 source "$ROOT/bin/lib/test-compose.sh"
 
 # bin/workcell test --only NAME[,NAME...]: only these stack check sets (overload, work-api, preview,
-# open-terminal, terminal, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
+# open-terminal, terminal, lifecycle, supervision, disks) on a stack of their own as in wt_stack_tests, and compose (the
 # compose stack, bin/lib/test-compose.sh); no go test, no mvn verify.
 wt_only_stack_tests() {
   local names=",$1,"
@@ -236,6 +236,7 @@ wt_only_stack_tests() {
     wt_open_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")"
   [[ $names == *,terminal,* ]] && wt_terminal_checks "$url" "$(cat "$WC_STATE/stack-test/secrets/terminal-server-key")" \
     "$WC_STATE/stack-test" "${stack[@]}"
+  [[ $names == *,lifecycle,* ]] && wt_lifecycle_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   [[ $names == *,supervision,* ]] && wt_supervision_checks "$url" "$WC_STATE/stack-test" "${stack[@]}"
   return 0
 }
@@ -243,7 +244,7 @@ wt_only_stack_tests() {
 run_all_tests() {
   local start=$SECONDS
   if [[ ${1:-} == --only ]]; then
-    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, terminal, supervision, disks, mirror, compose"
+    [[ -n ${2:-} ]] || wc_die "--only needs check set names: overload, work-api, admin, preview, open-terminal, terminal, lifecycle, supervision, disks, mirror, compose"
     wc_say "[test] only the stack checks: $2"
     wc_ensure_packages
     ensure_docker_engine

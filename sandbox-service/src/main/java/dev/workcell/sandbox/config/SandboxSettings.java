@@ -77,6 +77,15 @@ public interface SandboxSettings {
   /** The same budget as an absolute size ({@code 18g}), instead of a share of the engine's memory. */
   Optional<String> memoryBudget();
 
+  /**
+   * How long a running sandbox must have been quiet (nothing in flight, no hold, no background
+   * process) before another's start may stop it, for the memory budget or a home slot. A sandbox
+   * used more recently is in use: one user's burst of starts (one client under many Open Terminal
+   * user ids) is refused with 429 instead of stopping the sandbox someone is working in. 0: at once.
+   */
+  @WithDefault("60s")
+  Duration evictionMinIdle();
+
   /** Processes per sandbox (WORK_PIDS_LIMIT). */
   @WithDefault("256")
   long pidsLimit();

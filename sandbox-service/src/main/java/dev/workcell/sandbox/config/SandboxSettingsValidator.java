@@ -74,6 +74,7 @@ public class SandboxSettingsValidator {
         "network-name", s.networkName(), "must be a Docker network name other than bridge, host or none");
     require(problems, s.runtimeIdleTimeoutMs() >= 0, "runtime-idle-timeout-ms", s.runtimeIdleTimeoutMs(), "must be 0 (off) or positive");
     require(problems, !s.releaseGrace().isNegative(), "release-grace", s.releaseGrace(), "must be 0 (never) or positive");
+    require(problems, !s.evictionMinIdle().isNegative(), "eviction-min-idle", s.evictionMinIdle(), "must be 0 (at once) or positive");
     require(problems, s.maxWaitingRuns() >= 0, "max-waiting-runs", s.maxWaitingRuns(), "must be 0 or more");
     require(problems, s.maxActiveRuntimesGlobal() >= 1, "max-active-runtimes-global", s.maxActiveRuntimesGlobal(), "must be at least 1");
     require(problems, s.maxActiveRuntimesPerUser() >= 1, "max-active-runtimes-per-user", s.maxActiveRuntimesPerUser(), "must be at least 1");

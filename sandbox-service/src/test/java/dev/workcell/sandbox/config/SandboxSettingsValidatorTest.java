@@ -197,6 +197,7 @@ class SandboxSettingsValidatorTest {
       public Optional<String> runtimeDns() { return Optional.ofNullable(o.get("dns")); }
       public long runtimeIdleTimeoutMs() { return 0; }
       public Duration releaseGrace() { return Duration.ofSeconds(3); }
+      public Duration evictionMinIdle() { return Duration.ofSeconds(60); }
       public int maxWaitingRuns() { return 16; }
       public int maxActiveRuntimesGlobal() { return Integer.parseInt(o.getOrDefault("global", "3")); }
       public int maxActiveRuntimesPerUser() { return 2; }

@@ -36,6 +36,8 @@ public class RuntimeAdmission {
   private final int homeCap;
   private final LongSupplier clock;
   private final int maxWaiting;
+  /** How long a sandbox must have been quiet before it may be stopped for another's start (0: at once). */
+  private final long evictionMinIdleMs;
   private final MemoryBudget memoryBudget;
   private final Map<String, Lease> leases = new HashMap<>();
   private final Deque<Waiter> waiting = new ArrayDeque<>();
@@ -46,7 +48,7 @@ public class RuntimeAdmission {
   @Inject
   public RuntimeAdmission(SandboxSettings settings, MemoryBudget memoryBudget) {
     this(settings.maxActiveRuntimesGlobal(), settings.maxActiveRuntimesPerUser(), settings.home().maxActive(),
-        settings.maxWaitingRuns(), System::currentTimeMillis, memoryBudget);
+        settings.maxWaitingRuns(), System::currentTimeMillis, memoryBudget, settings.evictionMinIdle().toMillis());
   }
 
   RuntimeAdmission(int globalCap, int perUserCap, int homeCap, LongSupplier clock) {
@@ -58,6 +60,12 @@ public class RuntimeAdmission {
   }
 
   RuntimeAdmission(int globalCap, int perUserCap, int homeCap, int maxWaiting, LongSupplier clock, MemoryBudget memoryBudget) {
+    this(globalCap, perUserCap, homeCap, maxWaiting, clock, memoryBudget, 0);
+  }
+
+  RuntimeAdmission(int globalCap, int perUserCap, int homeCap, int maxWaiting, LongSupplier clock, MemoryBudget memoryBudget,
+      long evictionMinIdleMs) {
+    this.evictionMinIdleMs = evictionMinIdleMs;
     this.memoryBudget = memoryBudget;
     this.globalCap = globalCap;
     this.perUserCap = perUserCap;
@@ -197,10 +205,14 @@ public class RuntimeAdmission {
     return true;
   }
 
-  /** Homes with nothing in flight, least recently active first: the candidates to make room for a new home. */
+  /**
+   * Homes with nothing in flight and quiet for the eviction minimum, least recently active first: the
+   * candidates to make room for a new home.
+   */
   public synchronized List<IdleHome> idleHomesByAge() {
+    long now = clock.getAsLong();
     return leases.entrySet().stream()
-        .filter(e -> e.getValue().home && e.getValue().inflight == 0)
+        .filter(e -> e.getValue().home && e.getValue().evictable(now))
         .sorted(Comparator.comparingLong(e -> e.getValue().lastActivity))
         .map(e -> new IdleHome(e.getKey(), e.getValue().version)).toList();
   }
@@ -211,7 +223,8 @@ public class RuntimeAdmission {
    */
   public synchronized boolean transferHome(IdleHome seen, String newHomeId) {
     Lease lease = leases.get(seen.id());
-    if (lease == null || !lease.home || lease.inflight > 0 || lease.version != seen.version() || leases.containsKey(newHomeId)) {
+    if (lease == null || !lease.home || !lease.evictable(clock.getAsLong()) || lease.version != seen.version()
+        || leases.containsKey(newHomeId)) {
       return false;
     }
     leases.remove(seen.id());
@@ -374,17 +387,23 @@ public class RuntimeAdmission {
     long running = memoryHolders();
     return "starting this sandbox (" + mib(bytes) + ") would take the memory limits of running sandboxes past this instance's budget ("
         + mib(reservedMemory()) + " of " + mib(memoryBudget.known()) + " in use by " + running
-        + (running == 1 ? " busy sandbox" : " busy sandboxes, none of them idle") + "); try again when one stops";
+        + (running == 1 ? " sandbox" : " sandboxes") + ", " + inUse() + "); try again when one stops";
+  }
+
+  /** What keeps a running sandbox from being stopped for another's start, for refusals. */
+  public String inUse() {
+    String recent = evictionMinIdleMs > 0 ? " or used in the last " + Math.ceilDiv(evictionMinIdleMs, 1000) + " s" : "";
+    return "each busy (a run, an operation, a preview or a background process)" + recent;
   }
 
   /**
-   * Running sandboxes, homes and tasks alike, that may be stopped to make room: nothing in flight and
-   * no hold (a run's, a verified preview's), least recently used first.
+   * Running sandboxes, homes and tasks alike, that may be stopped to make room: nothing in flight, no
+   * hold (a run's, a verified preview's) and quiet for the eviction minimum, least recently used first.
    */
   public synchronized List<IdleSandbox> idleByLastUse(String except) {
     long now = clock.getAsLong();
     return leases.entrySet().stream()
-        .filter(e -> !e.getKey().equals(except) && e.getValue().memoryBytes > 0 && e.getValue().idle(now, 0, false))
+        .filter(e -> !e.getKey().equals(except) && e.getValue().memoryBytes > 0 && e.getValue().idle(now, evictionMinIdleMs, false))
         .sorted(Comparator.comparingLong(e -> e.getValue().lastActivity))
         .map(e -> new IdleSandbox(e.getKey(), e.getValue().memoryBytes, e.getValue().version)).toList();
   }
@@ -394,7 +413,7 @@ public class RuntimeAdmission {
     List<Waiter> granted;
     synchronized (this) {
       Lease lease = leases.get(seen.id());
-      if (lease == null || lease.version != seen.version() || !lease.idle(clock.getAsLong(), 0, false)) {
+      if (lease == null || lease.version != seen.version() || !lease.idle(clock.getAsLong(), evictionMinIdleMs, false)) {
         return false;
       }
       leases.remove(seen.id());
@@ -473,6 +492,11 @@ public class RuntimeAdmission {
     void used() {
       lastActivity = clock.getAsLong();
       version++;
+    }
+
+    /** A home nothing is in flight on, quiet for the eviction minimum (a running process is the stopper's to check). */
+    boolean evictable(long now) {
+      return inflight == 0 && now - lastActivity >= evictionMinIdleMs;
     }
 
     /** Nothing in flight, no live hold (but a preview's, when {@code previewsToo}) and quiet for {@code idleMs}. */

@@ -211,8 +211,9 @@ public class SandboxLifecycle {
 
   /**
    * A home's lease: a free home slot, else the slot of the least recently used idle home, which is
-   * stopped (volume kept). Only when every home is busy (a request in flight or a background process
-   * running) is the answer {@code too_many_runtimes}. Work task sandboxes are never touched.
+   * stopped (volume kept). Only when every home is in use (a request in flight, a background process
+   * running, or used within the eviction minimum) is the answer {@code too_many_runtimes}. Work task
+   * sandboxes are never touched.
    */
   private boolean admitHome(String homeId) {
     if (admission.holds(homeId)) {
@@ -230,7 +231,7 @@ public class SandboxLifecycle {
       return true; // a home stopped meanwhile
     }
     throw new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES, "all " + admission.homeCap()
-        + " home sandboxes of this instance are busy (a command or a background process is running in each); try again shortly");
+        + " home sandboxes of this instance are in use, " + admission.inUse() + "; try again shortly");
   }
 
   /** Under the idle home's lock: stops it and hands its slot to {@code newHomeId}, unless it became busy. */
@@ -272,10 +273,12 @@ public class SandboxLifecycle {
     }
     boolean admitted = key.home() ? admitHome(taskId) : admission.admit(taskId, key.admissionOwner());
     boolean reserved = false;
+    boolean touched = found.filter(SandboxInstance::running).isPresent(); // a container that may run unaccounted
     try {
       SandboxInstance instance;
       SandboxSpec spec = reusable != null ? reusable.spec() : specs.resolve(policy, key.workdir());
       reserved = reserveMemory(key, spec.memoryBytes());
+      touched = true;
       if (reusable != null) {
         instance = reusable.instance();
       } else {
@@ -301,10 +304,11 @@ public class SandboxLifecycle {
     } catch (RuntimeException e) {
       if (admitted) {
         admission.release(taskId);
-        stopQuietly(key);
       } else if (reserved) {
         admission.releaseMemory(taskId); // the lease stays with its holder (a run), the memory does not
-        stopQuietly(key);
+      }
+      if ((admitted || reserved) && touched) {
+        stopQuietly(key); // a refusal of a sandbox that does not run asks Docker nothing more (a flood of them)
       }
       throw e;
     }

@@ -150,4 +150,25 @@ class MemoryLedgerTest {
         });
     assertThat(ledger.reserveMemory("huge", 768 * MIB)).as("exactly the budget fits").isEqualTo(Room.RESERVED);
   }
+
+  @Test
+  void aSandboxUsedWithinTheEvictionMinimumIsInUseAndNotStoppedForAnother() {
+    RuntimeAdmission quiet = new RuntimeAdmission(10, 10, 10, 16, now::get, new MemoryBudget(512 * MIB), 60_000);
+    quiet.admit("worked-in", "owner");
+    quiet.reserveMemory("worked-in", 256 * MIB);
+    assertThat(quiet.admitHome("home-flood")).isTrue();
+    quiet.reserveMemory("home-flood", 256 * MIB);
+    now.addAndGet(100); // both read from 100 ms ago: nothing in flight, yet someone is working in them
+
+    assertThat(quiet.idleByLastUse("new")).as("used 100 ms ago: in use").isEmpty();
+    assertThat(quiet.memoryRefusal(256 * MIB)).contains("used in the last 60 s");
+
+    now.addAndGet(59_000);
+    quiet.touch("worked-in"); // still worked in
+    now.addAndGet(1_000);
+    assertThat(quiet.idleByLastUse("new")).as("quiet for 60 s").extracting(IdleSandbox::id).containsExactly("home-flood");
+    IdleSandbox chosen = quiet.idleByLastUse("new").getFirst();
+    assertThat(quiet.releaseIfUnchanged(chosen)).isTrue();
+    assertThat(quiet.holds("worked-in")).isTrue();
+  }
 }

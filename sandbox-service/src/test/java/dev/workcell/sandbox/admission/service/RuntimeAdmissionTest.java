@@ -141,4 +141,26 @@ class RuntimeAdmissionTest {
     assertThat(caps.activeHomes()).isEqualTo(2);
     assertThat(caps.holds("task")).isTrue();
   }
+
+  @Test
+  void aHomeUsedWithinTheEvictionMinimumKeepsItsSlot() {
+    AtomicLong now = new AtomicLong(1_000);
+    RuntimeAdmission caps = new RuntimeAdmission(1, 1, 1, 16, now::get, new MemoryBudget(Long.MAX_VALUE), 60_000);
+    assertThat(caps.admitHome("home-a")).isTrue();
+    caps.begin("home-a");
+    caps.end("home-a");
+    now.addAndGet(30_000);
+    assertThat(caps.admitHome("home-b")).isFalse();
+    assertThat(caps.idleHomesByAge()).as("used 30 s ago: its user is still at work").isEmpty();
+
+    now.addAndGet(30_000);
+    RuntimeAdmission.IdleHome quiet = caps.idleHomesByAge().getFirst();
+    assertThat(quiet.id()).isEqualTo("home-a");
+    caps.begin("home-a");
+    caps.end("home-a");
+    assertThat(caps.transferHome(quiet, "home-b")).as("used again after it was chosen").isFalse();
+    now.addAndGet(60_000);
+    assertThat(caps.transferHome(caps.idleHomesByAge().getFirst(), "home-b")).isTrue();
+    assertThat(caps.holds("home-b")).isTrue();
+  }
 }

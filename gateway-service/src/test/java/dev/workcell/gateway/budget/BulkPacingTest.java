@@ -29,11 +29,11 @@ class BulkPacingTest {
     }
   }
 
-  private static String write(int size) {
+  static String write(int size) {
     return "{\"path\":\"a.txt\",\"content\":\"" + "x".repeat(size) + "\"}";
   }
 
-  private static io.restassured.response.ValidatableResponse post(String user, String body) {
+  static io.restassured.response.ValidatableResponse post(String user, String body) {
     return given().header("Authorization", "Bearer test-terminal-key").header("X-User-Id", user)
         .contentType("application/json").body(body)
         .when().post("/api/open-terminal/files/write").then();

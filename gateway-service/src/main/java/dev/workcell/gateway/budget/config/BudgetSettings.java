@@ -33,4 +33,16 @@ public interface BudgetSettings {
   /** Bytes of large bodies one user may send at once after a pause, before the pacing starts. */
   @WithDefault("16777216")
   long bulkBurstBytes();
+
+  /**
+   * Bytes per second of large request bodies all users together send, sustained (two users at the
+   * full pace of one); 0 turns it off. Chosen for a 2-core host, where the gateway, NATS and
+   * sandbox-service share the cores: a host with more can raise it.
+   */
+  @WithDefault("33554432")
+  long bulkTotalBytesPerSecond();
+
+  /** Bytes of large bodies all users together may send at once after a pause. */
+  @WithDefault("33554432")
+  long bulkTotalBurstBytes();
 }

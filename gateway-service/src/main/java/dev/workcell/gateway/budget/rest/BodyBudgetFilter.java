@@ -92,7 +92,8 @@ public class BodyBudgetFilter {
     if (System.nanoTime() + waitNanos > deadline) {
       long seconds = CallerRateLimiter.retryAfterSeconds(waitNanos);
       return Uni.createFrom().failure(new RetryLaterException(ErrorCode.RATE_LIMITED,
-          "this user sends large bodies faster than the gateway's pace; retry after " + seconds + " s", seconds));
+          "large bodies arrive faster than the gateway's pace (this user's own, or all users' together); retry after "
+              + seconds + " s", seconds));
     }
     // Vert.x timers count whole milliseconds (and refuse 0).
     return Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(waitNanos) + 1))

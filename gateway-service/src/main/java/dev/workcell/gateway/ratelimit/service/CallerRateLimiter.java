@@ -81,6 +81,12 @@ public class CallerRateLimiter {
     return bucket.take(now, tokens);
   }
 
+  /** 0 when the caller's bucket holds a token now; otherwise the nanoseconds until it does. Takes nothing. */
+  public long waitFor(String caller) {
+    TokenBucket bucket = enabled ? buckets.get(caller) : null;
+    return bucket == null ? 0 : bucket.waitNanos(clock.getAsLong());
+  }
+
   /** Drops every bucket that has refilled; returns how many callers remain tracked. */
   public int evictIdle() {
     long now = clock.getAsLong();

@@ -20,13 +20,17 @@ final class TokenBucket {
 
   /** 0 when {@code tokens} were taken; otherwise the nanoseconds until the bucket holds one. */
   synchronized long take(long nowNanos, long tokens) {
-    long base = Math.max(fullAtNanos, nowNanos);
-    long wait = base + intervalNanos - capacityNanos - nowNanos;
+    long wait = waitNanos(nowNanos);
     if (wait > 0) {
       return wait;
     }
-    fullAtNanos = base + intervalNanos * Math.max(1, tokens);
+    fullAtNanos = Math.max(fullAtNanos, nowNanos) + intervalNanos * Math.max(1, tokens);
     return 0;
+  }
+
+  /** 0 when the bucket holds a token now; otherwise the nanoseconds until it does. Takes nothing. */
+  synchronized long waitNanos(long nowNanos) {
+    return Math.max(0, Math.max(fullAtNanos, nowNanos) + intervalNanos - capacityNanos - nowNanos);
   }
 
   /** A full bucket behaves exactly like a new one, so dropping it loses nothing. */

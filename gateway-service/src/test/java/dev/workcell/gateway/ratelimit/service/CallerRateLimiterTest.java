@@ -54,6 +54,8 @@ class CallerRateLimiterTest {
     CallerRateLimiter limiter = limiter(1000, 100, 100);
     assertThat(limiter.take("terminal:a", 2000)).isZero(); // 2000 from a bucket of 100: passes, owes 1.9 s
     assertThat(limiter.take("terminal:a", 1)).isEqualTo(1_900 * SECOND / 1000 + SECOND / 1000);
+    assertThat(limiter.waitFor("terminal:a")).as("asking takes nothing").isEqualTo(1_901 * SECOND / 1000);
+    assertThat(limiter.waitFor("terminal:b")).as("an unknown caller has a full bucket").isZero();
     assertThat(limiter.take("terminal:b", 50)).isZero(); // each caller its own bucket
     now.addAndGet(1_901 * SECOND / 1000);
     assertThat(limiter.take("terminal:a", 1)).isZero();

@@ -26,8 +26,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * Open Terminal writes and uploads, every other body of both APIs): {@link GatewayBudget#BODY_COPIES}
  * times its Content-Length, given back when the answer has been sent. A body that does not fit
  * waits up to {@code body-wait} (unread, so waiting costs no heap), then gets 429 {@code rate_limited}.
- * Before that, a large body waits its turn in its user's {@link BulkPacer}, also at most
- * {@code body-wait}; the turn is taken even when the budget then refuses the body.
+ * Before that, a large body waits its turn in the {@link BulkPacer}; both waits together are at most
+ * {@code body-wait}. The turn is taken even when the budget then refuses the body.
  */
 public class BodyBudgetFilter {
 
@@ -67,7 +67,8 @@ public class BodyBudgetFilter {
     return user(context, terminal)
         .call(user -> paced(user, length, deadline))
         .chain(user -> Uni.createFrom().item(() -> budget.take(user, bytes))
-            .onFailure(BodyBudgetFilter::rateLimited).retry().withBackOff(FIRST_RETRY, LAST_RETRY).expireIn(wait.toMillis())
+            .onFailure(BodyBudgetFilter::rateLimited).retry().withBackOff(FIRST_RETRY, LAST_RETRY)
+            .expireIn(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))) // what the pace left of body-wait
             .onFailure(failure -> !(failure instanceof WorkcellException)).transform(failure ->
                 new WorkcellException(ErrorCode.RATE_LIMITED, "the gateway holds too many request bodies; retry after "
                     + ByteBudget.RETRY_AFTER_SECONDS + " s")))

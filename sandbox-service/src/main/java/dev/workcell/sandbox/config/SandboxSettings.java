@@ -82,8 +82,10 @@ public interface SandboxSettings {
    * process) before another's start may stop it, for the memory budget or a home slot. A sandbox
    * used more recently is in use: one user's burst of starts (one client under many Open Terminal
    * user ids) is refused with 429 instead of stopping the sandbox someone is working in. 0: at once.
+   * Short on purpose: with 60 s, users arriving one after another on a full instance (the stack
+   * checks' terminals) waited a minute for a slot their predecessors no longer used.
    */
-  @WithDefault("60s")
+  @WithDefault("10s")
   Duration evictionMinIdle();
 
   /** Processes per sandbox (WORK_PIDS_LIMIT). */

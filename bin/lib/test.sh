@@ -96,9 +96,18 @@ wt_maven_tests() {
   wc_info "java: $passed passed, $failed failed, $skipped skipped"
 }
 
+# The stack checks start one new user's sandbox after another on an instance whose memory budget
+# they fill (eight 2 GiB sandboxes on a 24 GiB host) and expect the least recently used idle one to
+# make room at once; with the default eviction minimum (10 s) a fresh-clone run met 429
+# runtime_capacity there. The minimum itself is the lifecycle set's to check (5 s there).
+wt_stack_settings() {
+  export WORKCELL_SANDBOX_EVICTION_MIN_IDLE=${WORKCELL_SANDBOX_EVICTION_MIN_IDLE:-0}
+}
+
 # The launcher end to end, on a stack of its own (own state folder, ports, database cluster and
 # NATS), so a developer's running stack is neither used nor stopped.
 wt_stack_tests() {
+  wt_stack_settings
   local -a stack=(env WORKCELL_STATE="$WC_STATE/stack-test" WORKCELL_PORT_BASE=9480 WORKCELL_PG_PORT=15433
     WORKCELL_NATS_PORT=14224 WORKCELL_NATS_MONITOR_PORT=18224 "$ROOT/bin/workcell")
   local out=$WC_LOGS/stack-test.out url=http://127.0.0.1:9480 token pids_before
@@ -212,6 +221,7 @@ source "$ROOT/bin/lib/test-compose.sh"
 # compose stack, bin/lib/test-compose.sh); no go test, no mvn verify.
 wt_only_stack_tests() {
   local names=",$1,"
+  wt_stack_settings
   : >"$WC_LOGS/stack-test.log"
   if [[ $names == *,compose,* ]]; then
     wt_compose_checks

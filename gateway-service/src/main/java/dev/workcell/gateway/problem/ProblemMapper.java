@@ -3,6 +3,7 @@ package dev.workcell.gateway.problem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.RetryLaterException;
 import dev.workcell.contracts.error.WorkcellException;
 import io.quarkus.logging.Log;
 import io.quarkus.security.AuthenticationFailedException;

@@ -1,7 +1,7 @@
 package dev.workcell.gateway.ratelimit.rest;
 
 import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.gateway.problem.RetryLaterException;
+import dev.workcell.contracts.error.RetryLaterException;
 import dev.workcell.gateway.ratelimit.service.CallerRateLimiter;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;

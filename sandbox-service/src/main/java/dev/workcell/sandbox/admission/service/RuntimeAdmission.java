@@ -13,6 +13,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -289,6 +290,7 @@ public class RuntimeAdmission {
     Lease lease = leases.get(id);
     if (lease != null) {
       lease.used();
+      lease.runsProcesses = true;
     }
   }
 
@@ -397,6 +399,20 @@ public class RuntimeAdmission {
   }
 
   /**
+   * For a refusal's Retry-After: seconds until the first running sandbox with nothing in flight, no
+   * hold and no background process has been quiet for the eviction minimum (homes only, or every
+   * sandbox in the memory ledger), at least 1; empty when every one is busy (the code's usual wait).
+   */
+  public synchronized OptionalLong secondsUntilEvictable(boolean homesOnly) {
+    long now = clock.getAsLong();
+    return leases.values().stream()
+        .filter(lease -> homesOnly ? lease.home : lease.memoryBytes > 0)
+        .filter(lease -> !lease.runsProcesses && lease.idle(now, 0, false))
+        .mapToLong(lease -> Math.max(1, Math.ceilDiv(lease.lastActivity + evictionMinIdleMs - now, 1000)))
+        .min();
+  }
+
+  /**
    * Running sandboxes, homes and tasks alike, that may be stopped to make room: nothing in flight, no
    * hold (a run's, a verified preview's) and quiet for the eviction minimum, least recently used first.
    */
@@ -482,6 +498,8 @@ public class RuntimeAdmission {
     long lastActivity;
     /** Bumped by every use, so an eviction can tell "still the idle home I checked" from "used meanwhile". */
     long version;
+    /** Background processes kept it running when last checked: its quiet time says nothing of when it may stop. */
+    boolean runsProcesses;
 
     Lease(String ownerId, boolean home, long now) {
       this.ownerId = ownerId;
@@ -492,6 +510,7 @@ public class RuntimeAdmission {
     void used() {
       lastActivity = clock.getAsLong();
       version++;
+      runsProcesses = false;
     }
 
     /** A home nothing is in flight on, quiet for the eviction minimum (a running process is the stopper's to check). */

@@ -1,6 +1,7 @@
 package dev.workcell.sandbox.lifecycle.service;
 
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.RetryLaterException;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxRef;
 import dev.workcell.contracts.sandbox.SandboxSubjects.SandboxState;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
@@ -230,8 +232,8 @@ public class SandboxLifecycle {
     if (admission.admitHome(homeId)) {
       return true; // a home stopped meanwhile
     }
-    throw new WorkcellException(ErrorCode.TOO_MANY_RUNTIMES, "all " + admission.homeCap()
-        + " home sandboxes of this instance are in use, " + admission.inUse() + "; try again shortly");
+    throw capacityRefusal(ErrorCode.TOO_MANY_RUNTIMES, "all " + admission.homeCap()
+        + " home sandboxes of this instance are in use, " + admission.inUse() + "; try again shortly", true);
   }
 
   /** Under the idle home's lock: stops it and hands its slot to {@code newHomeId}, unless it became busy. */
@@ -329,7 +331,13 @@ public class SandboxLifecycle {
         break;
       }
     }
-    throw new WorkcellException(ErrorCode.RUNTIME_CAPACITY, admission.memoryRefusal(bytes));
+    throw capacityRefusal(ErrorCode.RUNTIME_CAPACITY, admission.memoryRefusal(bytes), false);
+  }
+
+  /** A refusal whose Retry-After is when the first sandbox may be stopped for another's start, if one will be. */
+  private WorkcellException capacityRefusal(ErrorCode code, String detail, boolean homesOnly) {
+    OptionalLong wait = admission.secondsUntilEvictable(homesOnly);
+    return wait.isPresent() ? new RetryLaterException(code, detail, wait.getAsLong()) : new WorkcellException(code, detail);
   }
 
   /** Stops the least recently used idle sandbox whose lock is free; false when there is none. */

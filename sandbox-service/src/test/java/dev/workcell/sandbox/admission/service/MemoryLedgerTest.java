@@ -171,4 +171,31 @@ class MemoryLedgerTest {
     assertThat(quiet.releaseIfUnchanged(chosen)).isTrue();
     assertThat(quiet.holds("worked-in")).isTrue();
   }
+
+  @Test
+  void aRefusalTellsWhenTheFirstSandboxMayBeStoppedUnlessEveryOneIsBusy() {
+    RuntimeAdmission quiet = new RuntimeAdmission(10, 10, 10, 16, now::get, new MemoryBudget(768 * MIB), 10_000);
+    quiet.admit("read-3s-ago", "owner");
+    quiet.reserveMemory("read-3s-ago", 256 * MIB);
+    assertThat(quiet.admitHome("home-read-1s-ago")).isTrue();
+    quiet.reserveMemory("home-read-1s-ago", 256 * MIB);
+    quiet.admit("running", "owner");
+    quiet.reserveMemory("running", 256 * MIB);
+    quiet.begin("running"); // an operation in flight: no quiet time tells when it ends
+    now.addAndGet(2_000);
+    quiet.touch("home-read-1s-ago");
+    now.addAndGet(1_000);
+
+    assertThat(quiet.secondsUntilEvictable(false)).as("read 3 s ago, minimum 10 s").hasValue(7);
+    assertThat(quiet.secondsUntilEvictable(true)).as("its background processes kept the home running").isEmpty();
+    quiet.begin("home-read-1s-ago");
+    quiet.end("home-read-1s-ago"); // used again: quiet from now on, unless a check finds processes again
+    assertThat(quiet.secondsUntilEvictable(true)).hasValue(10);
+
+    now.addAndGet(9_500);
+    assertThat(quiet.secondsUntilEvictable(false)).as("a candidate already: try again at once").hasValue(1);
+    quiet.begin("read-3s-ago");
+    quiet.begin("home-read-1s-ago");
+    assertThat(quiet.secondsUntilEvictable(false)).as("every sandbox busy").isEmpty();
+  }
 }

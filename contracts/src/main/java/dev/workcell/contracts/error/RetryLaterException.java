@@ -1,9 +1,9 @@
-package dev.workcell.gateway.problem;
+package dev.workcell.contracts.error;
 
-import dev.workcell.contracts.error.ErrorCode;
-import dev.workcell.contracts.error.WorkcellException;
-
-/** A refusal that knows when trying again is worth it; the problem answer carries it as Retry-After. */
+/**
+ * A refusal that knows when trying again is worth it: the gateway's problem answer carries it as
+ * {@code Retry-After}, and an {@link ErrorReply} carries it from the service that refused.
+ */
 public class RetryLaterException extends WorkcellException {
 
   private final long retryAfterSeconds;

@@ -13,7 +13,8 @@ Users (20 by default), each a thread with its own keep-alive connection:
 RSS of every service is sampled from its pid file every 5 s of the warm-up and every 10 s after; the
 warm value is the warm-up's highest sample (RSS saws up and down between native-heap trims), and a
 service passes when no measured sample is more than 10 % above it. Heap used after a full GC (jcmd GC.run) is read at warm, at the end while traffic
-still runs, and once more after the traffic stopped. With --kill SERVICE the soak sends SIGKILL to
+still runs, and once more after the traffic stopped; CPU seconds (user + system) over the measured
+time from /proc. With --kill SERVICE the soak sends SIGKILL to
 that service halfway and counts 503 problems in the minute after as documented (the launcher
 restarts it); without it every 5xx is a failure. Writes a JSON report and a Markdown summary (the
 summary's top section; sections from its first "## " heading on are kept). python3 stdlib only.
@@ -116,6 +117,16 @@ def rss_kib(run_dir, service):
     except (OSError, TypeError):
         return None
     return None
+
+
+def cpu_seconds(run_dir, service):
+    """User plus system CPU time of the service's process so far (/proc/PID/stat), None if it is gone."""
+    pid = read_pid(run_dir, service)
+    try:
+        fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, TypeError, IndexError, ValueError):
+        return None
 
 
 def jcmd_of(pid):
@@ -400,18 +411,19 @@ def summary(report):
         lines.append("| %s | %d | %.1f | %.1f | %.1f | %s |" % (op, o["count"], o["per_second"], o["p50_ms"], o["p99_ms"],
                                                            ", ".join("%s: %d" % kv for kv in sorted(o["other"].items())) or ""))
     lines += ["", "RSS every 5 s of the warm-up and every 10 s of the measured time; warm is the warm-up's highest"
-              " sample (its median beside it), compared with the highest of the measured time and of its last minute.",
+              " sample (its median beside it), compared with the highest of the measured time and of its last minute;"
+              " CPU is each process's user + system seconds over the measured time.",
               "", "| service | RSS warm (median) (MiB) | RSS peak (MiB) | last minute's peak (MiB) | RSS end (MiB) | peak vs warm "
-              "| last minute vs warm | within 10 % | heap after full GC warm → end → idle (MiB) |",
-              "|---|---:|---:|---:|---:|---:|---:|---|---|"]
+              "| last minute vs warm | within 10 % | heap after full GC warm → end → idle (MiB) | CPU (s) |",
+              "|---|---:|---:|---:|---:|---:|---:|---|---|---:|"]
     for s, v in r["services"].items():
         if v["rss_warm_mib"] is None:
             continue
-        lines.append("| %s | %.0f (%.0f) | %.0f | %.0f | %.0f | %+.1f %% | %+.1f %% | %s | %s → %s → %s |" % (
+        lines.append("| %s | %.0f (%.0f) | %.0f | %.0f | %.0f | %+.1f %% | %+.1f %% | %s | %s → %s → %s | %s |" % (
             s, v["rss_warm_mib"], v["rss_warm_median_mib"], v["rss_peak_mib"], v["rss_last_minute_peak_mib"] or 0,
             v["rss_end_mib"], v["peak_vs_warm_pct"], v["last_minute_vs_warm_pct"] or 0,
             "yes" if v["rss_pass"] else ("restarted" if v["restarted"] else "**no**"),
-            v["heap_warm_mib"], v["heap_end_mib"], v["heap_idle_mib"]))
+            v["heap_warm_mib"], v["heap_end_mib"], v["heap_idle_mib"], "–" if v.get("cpu_seconds") is None else "%.1f" % v["cpu_seconds"]))
     return lines
 
 
@@ -496,6 +508,7 @@ def main():
         snapshot(args.run_dir, args.snapshots, "warm", histogram=False)
     heap_warm = heaps(args.run_dir)
     stats.reset()
+    cpu_warm = {s: cpu_seconds(args.run_dir, s) for s in SERVICES}
     started = time.monotonic()
     kill = None
     while time.monotonic() - started < args.minutes * 60:
@@ -516,6 +529,7 @@ def main():
                 peak[s] = now
         series_rows.append([round(time.monotonic() - started)] + [mib(sample[s]) for s in SERVICES])
     final = {s: rss_kib(args.run_dir, s) for s in SERVICES}
+    cpu_end = {s: cpu_seconds(args.run_dir, s) for s in SERVICES}
     elapsed = time.monotonic() - started
     with stats.lock:
         stats.measuring = False
@@ -563,7 +577,8 @@ def main():
             "peak_vs_warm_pct": round(100.0 * (p - w) / w, 1) if w and p else None,
             "last_minute_vs_warm_pct": round(100.0 * (last_peak - w) / w, 1) if w and last_peak else None,
             "rss_pass": bool(w and p and not restarted and p <= w * (1 + RSS_GOAL)), "restarted": restarted,
-            "heap_warm_mib": mib(heap_warm[s]), "heap_end_mib": mib(heap_end[s]), "heap_idle_mib": mib(heap_idle[s])}
+            "heap_warm_mib": mib(heap_warm[s]), "heap_end_mib": mib(heap_end[s]), "heap_idle_mib": mib(heap_idle[s]),
+            "cpu_seconds": round(cpu_end[s] - cpu_warm[s], 1) if cpu_end[s] is not None and cpu_warm[s] is not None and not restarted else None}
     shown = sys.argv[6:]
     if "--json" in shown:  # where the report went is not how the soak ran
         del shown[shown.index("--json"):shown.index("--json") + 2]

@@ -37,13 +37,15 @@ WC_MALLOC_MMAP_THRESHOLD=${WORKCELL_MALLOC_MMAP_THRESHOLD:-131072}
 # So the whole heap is committed and touched at start (-Xms = -Xmx, AlwaysPreTouch): the gateway's
 # RSS is from the first minute what it is under load (idle about +100 MB).
 #
-# agent-runner mostly waits (on model streams and tools), yet its C2 compiler kept working through the
-# soak's ten minutes at its trickle of runs: code cache +6 MB and compiler arenas of ~10 MB held until
-# the next trim, RSS +12 % over warm with a flat heap (bench/soak/results.md). The client compiler alone
-# compiles hot code once, quickly and small (=-XX:TieredStopAtLevel=4 restores C2).
+# agent-runner and terminal-service mostly wait (on model streams and tools; on keystrokes), yet their
+# C2 compiler kept working through the soak's ten minutes at their trickle of work: code cache +5-6 MB
+# and compiler arenas of 10-15 MB held until the next trim, RSS +12 % over warm with a flat heap
+# (bench/soak/results.md). The client compiler alone compiles hot code once, quickly and small
+# (=-XX:TieredStopAtLevel=4 restores C2).
 declare -A WC_SERVICE_JAVA_OPTS=(
   [gateway-service]=${WORKCELL_JAVA_OPTS_GATEWAY:--Xms160m -Xmn40m -XX:SurvivorRatio=4 -XX:+AlwaysPreTouch}
   [agent-runner-service]=${WORKCELL_JAVA_OPTS_AGENT_RUNNER:--XX:TieredStopAtLevel=1}
+  [terminal-service]=${WORKCELL_JAVA_OPTS_TERMINAL:--XX:TieredStopAtLevel=1}
 )
 
 # Operator variables a service receives when they are set in the launcher's environment: seed 004's

@@ -28,6 +28,9 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -312,6 +315,39 @@ class ChartTest {
     assertThat(env(chart, "preview-proxy-service")).containsEntry("WORKCELL_PREVIEW_KEY_FILE", "/run/workcell/secrets/preview-key");
     assertThat(env(chart, "gateway-service")).containsEntry("WORKCELL_PREVIEW_PROXY_URL", "http://" + PREFIX + "preview-proxy-service:8080")
         .doesNotContainKey("WORKCELL_PREVIEW_KEY_FILE");
+  }
+
+  /**
+   * The chart and the compose file give each service the JVM options bin/workcell gives it
+   * (bin/lib/services.sh): one that forgot an option would run, say, agent-runner with C2 and creep as
+   * the soak measured (docs/limits.md).
+   */
+  @Test
+  void everyServiceGetsTheLaunchersJvmOptionsInTheChartAndCompose() throws IOException {
+    Path root = RenderedChart.CHART.resolve("../..").normalize();
+    Map<String, String> launcher = new HashMap<>();
+    Matcher entry = Pattern.compile("(?m)^\\s*\\[([a-z-]+)\\]=\\$\\{WORKCELL_JAVA_OPTS_[A-Z_]+:-(.*)}$")
+        .matcher(Files.readString(root.resolve("bin/lib/services.sh")));
+    while (entry.find()) {
+      launcher.put(entry.group(1), entry.group(2));
+    }
+    assertThat(launcher).containsKeys("gateway-service", "agent-runner-service");
+    String compose = Files.readString(root.resolve("docker/compose.yaml"));
+    RenderedChart chart = RenderedChart.render(Map.of());
+    for (String service : SERVICES) {
+      String opts = launcher.getOrDefault(service, "");
+      // The service's block of the compose file: from "  name:" to the next key at that depth.
+      Matcher block = Pattern.compile("(?ms)^  " + service + ":$(.*?)(?=^  \\S|\\z)").matcher(compose);
+      assertThat(block.find()).as(service + " in compose.yaml").isTrue();
+      Matcher composeOpts = Pattern.compile("WORKCELL_SERVICE_JAVA_OPTS: \\$\\{WORKCELL_JAVA_OPTS_[A-Z_]+:-(.*)}").matcher(block.group(1));
+      if (opts.isEmpty()) {
+        assertThat(env(chart, service)).as(service).doesNotContainKey("WORKCELL_SERVICE_JAVA_OPTS");
+        assertThat(composeOpts.find()).as(service + " in compose.yaml").isFalse();
+      } else {
+        assertThat(env(chart, service)).as(service).containsEntry("WORKCELL_SERVICE_JAVA_OPTS", opts);
+        assertThat(composeOpts.find() ? composeOpts.group(1) : null).as(service + " in compose.yaml").isEqualTo(opts);
+      }
+    }
   }
 
   @Test

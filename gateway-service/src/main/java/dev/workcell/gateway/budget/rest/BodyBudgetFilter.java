@@ -2,11 +2,11 @@ package dev.workcell.gateway.budget.rest;
 
 import dev.workcell.contracts.Limits;
 import dev.workcell.contracts.error.ErrorCode;
+import dev.workcell.contracts.error.RetryLaterException;
 import dev.workcell.contracts.error.WorkcellException;
 import dev.workcell.gateway.budget.config.BudgetSettings;
 import dev.workcell.gateway.budget.service.BulkPacer;
 import dev.workcell.gateway.budget.service.GatewayBudget;
-import dev.workcell.contracts.error.RetryLaterException;
 import dev.workcell.gateway.ratelimit.service.CallerRateLimiter;
 import dev.workcell.messaging.budget.ByteBudget;
 import io.quarkus.security.identity.SecurityIdentity;

@@ -179,6 +179,22 @@ tc_runs_read_only_as_non_root() {
   [[ $(docker inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}' "$id") == 'true 10001:10001' ]]
 }
 
+# tc_jvm_options_are_the_launchers — every service's JVM (pid 1 of its container) trims its native
+# heap every 30 s and runs with the options bin/workcell gives that service (WC_SERVICE_JAVA_OPTS):
+# the image and compose cannot lose the launcher's memory settings unnoticed (docs/limits.md).
+tc_jvm_options_are_the_launchers() {
+  local svc id cmd
+  for svc in "${WC_SERVICES[@]}"; do
+    id=$(tc_dc ps -q "$svc") && [[ -n $id ]] || return 1
+    cmd=$(docker exec "$id" cat /proc/1/cmdline | tr '\0' ' ') || return 1
+    # The image's JAVA_OPTS end with the trim; the service's own follow it, then -jar.
+    if [[ $cmd != *" -XX:TrimNativeHeapInterval=30000 ${WC_SERVICE_JAVA_OPTS[$svc]:+${WC_SERVICE_JAVA_OPTS[$svc]} }-jar "* ]]; then
+      echo "$svc runs: $cmd" >&2
+      return 1
+    fi
+  done
+}
+
 # tc_socket_holders — the compose services that mount the engine's socket.
 tc_socket_holders() {
   local id
@@ -330,6 +346,8 @@ tc_variant_socket() {
   wt_check "compose: a scripted agent run writes its file through the tools and completes" tc_agent_run
   wt_check "compose: secrets are neither in an image nor in a container's environment" tc_secrets_not_in_images
   wt_check "compose: services run as 10001 on a read-only root" tc_runs_read_only_as_non_root
+  wt_check "compose: every service's JVM trims its native heap and has the launcher's options of that service" \
+    tc_jvm_options_are_the_launchers
   wt_check "compose: only sandbox-service has the Docker socket" eval '[[ $(tc_socket_holders) == sandbox-service ]]'
   wt_check "compose: from a sandbox, NATS, PostgreSQL, the S3 server, the services and the host's ports are unreachable" \
     tc_unreachable_from_sandbox backend

@@ -3,7 +3,7 @@
 
 Phases: 30 concurrent 2 MB writes; 30 concurrent 2 MB reads; 20 concurrent commands each printing
 1 MB; 200 concurrent small reads; then fairness: one user floods large writes while another user's
-small reads are timed (p50/p99 printed; no timing assertion).
+small reads are timed, paced as a user's and through both APIs (p50/p99 printed; no timing assertion).
 
 Every answer must be 2xx, or 429/503 as application/problem+json with a code; anything else (other
 statuses, a non-problem refusal, a transport error, no answer within the deadline) is an error and
@@ -50,6 +50,13 @@ class Client:
             conn.close()
             self.local.conn = None
             return None, "", None, repr(e).encode(), time.monotonic() - start
+
+    def close(self):
+        """Closes this thread's connection: the next request opens a new one (and its time counts)."""
+        conn = getattr(self.local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self.local.conn = None
 
 
 class Tally:
@@ -192,40 +199,45 @@ def readiness(urls, stop, seen):
         stop.wait(0.5)
 
 
-def fair_reads(stack, fair, seconds, results):
-    """The fair user's small reads for `seconds`, in a process of its own (see fairness); answers go to results."""
-    stop = threading.Event()
+# The fair user's readers: (label, API, a new connection for every read, pause after each read).
+# OpenWebUI opens a new connection for every tool call; a person's file browser keeps one open. The
+# Work reader's pause keeps it under its account's rate limit (20/s).
+FAIR_READERS = (("work", "work", False, 0.1), ("terminal", "terminal", False, 0.05),
+                ("terminal, new connection each", "terminal", True, 0.05))
+
+
+def fair_reads(stack, fair, reader, seconds, results):
+    """One fair reader's small reads for `seconds`, in a process of its own (see fairness).
+
+    Each read follows a pause, as a user's would: a reader that sends its next read as soon as the
+    last one is answered reads most often while the stack is fast and least while it is slow, and
+    its percentiles then hide the slow moments."""
+    label, api, fresh, pause = reader
+    stack.client.local = threading.local()  # a connection of its own, not the forked parent's
     answers = []
-
-    def read(api):
-        while not stop.is_set():
-            if api == "work":
-                status, ctype, ra, data, took = stack.work_read(fair, "small.txt")
-                time.sleep(0.1)  # stays under the Work API's per-account rate limit (20/s)
-            else:
-                status, ctype, ra, data, took = stack.terminal_read(fair, "small.txt")
-            answers.append((api, status, ctype, ra, data[:300], took))
-
-    threads = [threading.Thread(target=read, args=(api,)) for api in ("work", "terminal", "terminal")]
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        if fresh:
+            stack.client.close()
+        if api == "work":
+            status, ctype, ra, data, took = stack.work_read(fair, "small.txt")
+        else:
+            status, ctype, ra, data, took = stack.terminal_read(fair, "small.txt")
+        answers.append((label, status, ctype, ra, data[:300], took))
+        time.sleep(pause)
     results.put(answers)
 
 
 def fairness(stack, flooder, fair, seconds, tally, ready_urls=()):
     """flooder writes 2 MB files from 8 threads (both APIs) while fair reads a small file; fair's latency is printed.
 
-    The fair reads run in a process of their own: in this one, eight threads sending 2 MB bodies hold
-    Python's interpreter lock often enough to add their own milliseconds to a small read's time.
-    The flood's bodies are encoded once for the same reason."""
+    Each fair reader (FAIR_READERS) runs in a process of its own: threads sharing an interpreter
+    wait for its lock, the flood's eight threads sending 2 MB bodies most of all, and that wait
+    would be counted as the read's time. The flood's bodies are encoded once for the same reason."""
     stop = threading.Event()
     big = "f" * TWO_MB
     flood_counts = Counter()
-    fair_latency = {"work": [], "terminal": []}
+    fair_latency = {label: [] for label, *_ in FAIR_READERS}
     lock = threading.Lock()
 
     def flood(i):
@@ -246,23 +258,26 @@ def fairness(stack, flooder, fair, seconds, tally, ready_urls=()):
             if status in (429, 503):
                 time.sleep(0.05)  # a real client would honour Retry-After; a flood does not, much
 
-    results = multiprocessing.get_context("fork").Queue()
-    reader = multiprocessing.get_context("fork").Process(target=fair_reads, args=(stack, fair, seconds, results))
+    fork = multiprocessing.get_context("fork")
+    results = fork.Queue()
+    readers = [fork.Process(target=fair_reads, args=(stack, fair, reader, seconds, results)) for reader in FAIR_READERS]
     threads = [threading.Thread(target=flood, args=(i,)) for i in range(8)]
     seen = Counter()
     threads.append(threading.Thread(target=readiness, args=(ready_urls, stop, seen)))
-    reader.start()  # before this process has threads of its own to fork
+    for reader in readers:
+        reader.start()  # before this process has threads of its own to fork
     for t in threads:
         t.start()
-    answers = results.get()
-    reader.join()
+    answers = [answer for _ in readers for answer in results.get()]
+    for reader in readers:
+        reader.join()
     stop.set()
     for t in threads:
         t.join()
-    for api, status, ctype, ra, data, took in answers:
-        tally.record(f"fair/{api}", status, ctype, ra, data)
+    for label, status, ctype, ra, data, took in answers:
+        tally.record(f"fair/{label}", status, ctype, ra, data)
         if status is not None and 200 <= status < 300:
-            fair_latency[api].append(took)
+            fair_latency[label].append(took)
     print(f"fairness: flood of 2 MB writes by {flooder} for {seconds} s: "
           + ", ".join(f"{k}: {v}" for k, v in sorted(flood_counts.items(), key=str)), flush=True)
     for (url, name, reason), n in sorted(seen.items(), key=str):
@@ -271,10 +286,10 @@ def fairness(stack, flooder, fair, seconds, tally, ready_urls=()):
                   + (f" (reason {reason})" if reason else ""), flush=True)
     if ready_urls and all(name == "samples" for _, name, _ in seen):
         print(f"fairness: readiness stayed up in every sample of {', '.join(ready_urls)}", flush=True)
-    every = fair_latency["work"] + fair_latency["terminal"]
-    for api, values in list(fair_latency.items()) + [("all", every)]:
+    every = [took for values in fair_latency.values() for took in values]
+    for label, values in list(fair_latency.items()) + [("all", every)]:
         if values:
-            print(f"fairness: {fair}'s small reads ({api}): {len(values)} ok, p50 {percentile(values, 50) * 1000:.1f} ms, "
+            print(f"fairness: {fair}'s small reads ({label}): {len(values)} ok, p50 {percentile(values, 50) * 1000:.1f} ms, "
                   f"p99 {percentile(values, 99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms", flush=True)
     if every:
         print(f"FAIR_P99_MS={percentile(every, 99) * 1000:.1f}", flush=True)

@@ -30,12 +30,18 @@ WC_MALLOC_MMAP_THRESHOLD=${WORKCELL_MALLOC_MMAP_THRESHOLD:-131072}
 # The gateway's young generation holds the requests in flight (20 users' 64 KB bodies with their
 # JSON and NATS copies: several MB): in the default one, 5 MB at -Xms16m, every collection promoted
 # them, the old generation filled with garbage and the serial collector grew it rather than collect,
-# up to -Xmx (RSS +43 % over a 10-minute soak, with 18 MB live). A fixed 40 MB young generation with
-# 6.7 MB survivors lets most of them die young (bench/soak/results.md). At 260-280 requests/s (once
+# up to -Xmx (RSS +43 % over a 10-minute soak, with 18 MB live). A fixed young generation (first
+# 40 MB with 6.7 MB survivors) lets most of them die young (bench/soak/results.md). At 260-280 requests/s (once
 # Work requests skipped task-service, decision 0025) the rest still filled the old generation by
 # ~0.5 MB/s until it reached its maximum, minutes after the warm-up: RSS +27-30 % with 16 MB live.
 # So the whole heap is committed and touched at start (-Xms = -Xmx, AlwaysPreTouch): the gateway's
 # RSS is from the first minute what it is under load (idle about +100 MB).
+# Under a flood of 2 MB writes its survivors held 5-12 MB of bodies in flight; over half full, the
+# collector lowered the tenuring age to 2, promoted them, and the old generation filled every ~3 s:
+# a 40 ms full collection that every other user's request waited for. Survivors of 20 MB, allowed
+# to fill to 90 %, keep them young. Its JIT's code passes 15 % of a 48 MB code cache early, and each
+# further ~5 MB compiled then forced a full collection ("CodeCache GC Threshold", up to 80 ms); a
+# 128 MB reservation (address space, not memory) leaves that to a cache that really fills.
 #
 # agent-runner and terminal-service mostly wait (on model streams and tools; on keystrokes), yet their
 # C2 compiler kept working through the soak's ten minutes at their trickle of work: code cache +5-6 MB
@@ -43,7 +49,7 @@ WC_MALLOC_MMAP_THRESHOLD=${WORKCELL_MALLOC_MMAP_THRESHOLD:-131072}
 # (bench/soak/results.md). The client compiler alone compiles hot code once, quickly and small
 # (=-XX:TieredStopAtLevel=4 restores C2).
 declare -A WC_SERVICE_JAVA_OPTS=(
-  [gateway-service]=${WORKCELL_JAVA_OPTS_GATEWAY:--Xms160m -Xmn40m -XX:SurvivorRatio=4 -XX:+AlwaysPreTouch}
+  [gateway-service]=${WORKCELL_JAVA_OPTS_GATEWAY:--Xms160m -Xmn80m -XX:SurvivorRatio=2 -XX:TargetSurvivorRatio=90 -XX:ReservedCodeCacheSize=128m -XX:+AlwaysPreTouch}
   [agent-runner-service]=${WORKCELL_JAVA_OPTS_AGENT_RUNNER:--XX:TieredStopAtLevel=1}
   [terminal-service]=${WORKCELL_JAVA_OPTS_TERMINAL:--XX:TieredStopAtLevel=1}
 )

@@ -19,9 +19,10 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   if [[ ${SOAK_STACK:-own} == own ]]; then
-    wc down >/dev/null 2>&1 || true
-    # The sandboxes this stack made (its instance label), so no container outlives the bench.
+    # The sandboxes this stack made (its instance label), so no container outlives the bench; first,
+    # while the stack's Docker engine still runs.
     docker ps -aq --filter "label=dev.workcell.instance=stack-$WORKCELL_PORT_BASE" | xargs -r docker rm -f >/dev/null 2>&1 || true
+    wc down >/dev/null 2>&1 || true
   fi
 }
 trap cleanup EXIT

@@ -31,9 +31,10 @@ WC_MALLOC_MMAP_THRESHOLD=${WORKCELL_MALLOC_MMAP_THRESHOLD:-131072}
 # JSON and NATS copies: several MB): in the default one, 5 MB at -Xms16m, every collection promoted
 # them, the old generation filled with garbage and the serial collector grew it rather than collect,
 # up to -Xmx (RSS +43 % over a 10-minute soak, with 18 MB live). A fixed young generation (first
-# 40 MB with 6.7 MB survivors) lets most of them die young (bench/soak/results.md). At 260-280 requests/s (once
-# Work requests skipped task-service, decision 0025) the rest still filled the old generation by
-# ~0.5 MB/s until it reached its maximum, minutes after the warm-up: RSS +27-30 % with 16 MB live.
+# 40 MB with 6.7 MB survivors) lets most of them die young (bench/soak/results.md). At 260-280
+# requests/s (once Work requests skipped task-service, decision 0025) the rest still filled the old
+# generation by ~0.5 MB/s until it reached its maximum, minutes after the warm-up: RSS +27-30 % with
+# 16 MB live.
 # So the whole heap is committed and touched at start (-Xms = -Xmx, AlwaysPreTouch): the gateway's
 # RSS is from the first minute what it is under load (idle about +100 MB).
 # Under a flood of 2 MB writes its survivors held 5-12 MB of bodies in flight; over half full, the

@@ -3,7 +3,8 @@
 
 Phases: 30 concurrent 2 MB writes; 30 concurrent 2 MB reads; 20 concurrent commands each printing
 1 MB; 200 concurrent small reads; then fairness: one user floods large writes while another user's
-small reads are timed, paced as a user's and through both APIs (p50/p99 printed; no timing assertion).
+small reads, paced as a user's and through both APIs, are timed (p50/p99 printed; no timing
+assertion).
 
 Every answer must be 2xx, or 429/503 as application/problem+json with a code; anything else (other
 statuses, a non-problem refusal, a transport error, no answer within the deadline) is an error and
